@@ -1,8 +1,8 @@
 """The routes that answer JSON outside the API's own views, for the OpenAPI schema: their views
 are Django's, which drf-spectacular does not read, so their paths and shapes are written here by
 hand and added to the schema by a post-processing hook (``json_routes_outside_the_api``,
-``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): ``/chars/{char}/`` and
-``/corrections/annotations/{slug}.jsonld``, and the redirects of ``api.redirects`` (a slug or a
+``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): ``/chars/{char}/``,
+``/corrections/annotations/{slug}.jsonld`` and ``/search/juan-labels/``, and the redirects of ``api.redirects`` (a slug or a
 title in place of an id) as responses of the paths under ``/api/works/{id}/`` and
 ``/api/editions/{id}/``."""
 from __future__ import annotations
@@ -185,17 +185,37 @@ def _json_route(operation: str, tag: str, summary: str, description: str, parame
                                   for status, (text, body) in responses.items()}}}
 
 
+#: ``/search/juan-labels/`` (``search.views.juan_labels_page``): the search form's 卷 list for a chosen work.
+JUAN_LABELS = {
+    "type": "object",
+    "description": "The juan labels the search form's 卷 field offers for the chosen work or edition "
+                   "(search.views.juan_labels), and what the field says of them to a screen reader.",
+    "additionalProperties": False,
+    "required": ["labels", "hint"],
+    "properties": {
+        "labels": _strings("the work's or edition's juan labels as the book writes them, edition by edition in "
+                           "the book's order, each once (卷十, 采輯羣書目・目錄・序, 卷首上); none when no work or "
+                           "edition is chosen or none is found"),
+        "hint": {"type": "string", "description": "the field's description (aria-describedby): how many juans the "
+                                                  "list offers, or, with none, that choosing a work gives its list",
+                 "example": "卷名如書中所題，可從所選之書的 3 卷中選（按下方向鍵）"},
+    },
+}
+
+
 def json_routes_outside_the_api(result, generator, request, public):
     """drf-spectacular post-processing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): the
     routes that answer JSON outside the API's own views, written here by hand (their views are
     Django's, which drf-spectacular does not read), each by ``_json_route``: ``/chars/{char}/``
-    (``CHAR_ENTRY``) and ``/corrections/annotations/{slug}.jsonld`` (``ANNOTATION_COLLECTION``);
+    (``CHAR_ENTRY``), ``/corrections/annotations/{slug}.jsonld`` (``ANNOTATION_COLLECTION``) and
+    ``/search/juan-labels/`` (``JUAN_LABELS``);
     and the redirects from a slug or a title to an id (``addresses_by_key``). Returns ``result``."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["CharEntry"] = CHAR_ENTRY
     schemas["AnnotationCollection"] = ANNOTATION_COLLECTION
     schemas["Moved"] = MOVED
     schemas["WorksTitled"] = WORKS_TITLED
+    schemas["JuanLabels"] = JUAN_LABELS
     addresses_by_key(result)
     result["paths"]["/chars/{char}/"] = _json_route(
         "chars_retrieve", "chars", "One character: readings, definition, forms and variants",
@@ -220,4 +240,11 @@ def json_routes_outside_the_api(result, generator, request, public):
          _parameter("query", "tag", "only the annotations with this tag", enum=list(TAGS))],
         'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"', "AnnotationCollection",
         {"200": ("the collection", True), "400": ("an unknown tag", False), "404": ("no edition of that key", False)})
+    result["paths"]["/search/juan-labels/"] = _json_route(
+        "search_juan_labels", "search", "The 卷 list of the search form for a chosen work or edition",
+        "What the search page's script puts in the 卷 field's list when the reader chooses a work or an "
+        "edition, before any search; the page itself sends the same list with a search for a work.",
+        [_parameter("query", "work", "the work's id or key (slug), as the search's work filter reads it"),
+         _parameter("query", "edition", "the edition's id or key (slug), as the search's edition filter reads it")],
+        "application/json", "JuanLabels", {"200": ("the labels and the field's hint", True)})
     return result

@@ -10,4 +10,5 @@ app_name = "search"
 #: chart's grouping; the layers and facets with every value.
 SEARCH_PAGE = SEARCH_PARAMETERS | {"page", "group"}
 urlpatterns = [path("", cached_page(views.search_page, reads=SEARCH_PAGE, many=MANY_VALUED,
-                                        canonical=CANONICAL), name="search")]
+                                        canonical=CANONICAL), name="search"),
+               path("juan-labels/", cached_page(views.juan_labels_page, reads={"work", "edition"}), name="juan-labels")]

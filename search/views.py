@@ -4,6 +4,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.paginator import Paginator
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -132,6 +133,26 @@ def juan_labels(work: str, edition: str = "") -> list[str]:
         if value.strip():
             juans = juans.filter(edition_id__in=resolve(value.strip()) or ())
     return list(dict.fromkeys(j.display_label for j in juans.only("label", "number")))
+
+
+#: What the 卷 field says to a screen reader (``aria-describedby``), with no work chosen: without
+#: JavaScript its list comes with the next search, with it as soon as a work is chosen (``static/js/search.js``).
+JUAN_HINT_NONE = "卷名如書中所題，如 卷一、十、序；選定一書並檢索後，可從其卷中選"
+JUAN_HINT_SCRIPT = "卷名如書中所題，如 卷一、十、序；選定一書，即可從其卷中選"
+
+
+def juan_hint(labels: list[str]) -> str:
+    """What the 卷 field says of its list (``juan_labels``): how many juans it offers, or how to get one."""
+    return f"卷名如書中所題，可從所選之書的 {len(labels)} 卷中選（按下方向鍵）" if labels else JUAN_HINT_NONE
+
+
+def juan_labels_page(request):
+    """``/search/juan-labels/?work=…&edition=…``: the 卷 field's list for the work or edition the
+    form has chosen, as JSON ``{"labels": ["卷一", …], "hint": "…"}`` (``juan_labels``, ``juan_hint``;
+    with none chosen, no labels and the hint that says to choose one), which the search form's
+    script puts in the field's list when the reader chooses a work, before any search."""
+    labels = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
+    return JsonResponse({"labels": labels, "hint": juan_hint(labels) if labels else JUAN_HINT_SCRIPT})
 
 
 def work_choices() -> list[tuple[int, str]]:
@@ -292,6 +313,7 @@ def search_page(request):
                "layer_choices": LAYER_CHOICES, "chosen_layers": chosen_layers(request),
                "works": work_choices(), "editions": edition_choices(), "default_context": DEFAULT_CONTEXT}
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
+    context["juan_hint"], context["juan_hint_script"] = juan_hint(context["juan_labels"]), JUAN_HINT_SCRIPT
     context["chosen_work"], context["chosen_edition"] = chosen_filters(form)
     context["editions"] = with_chosen_edition(context["editions"], context["chosen_edition"])
     # the parameters the form has no control for, carried by hidden inputs so that a search

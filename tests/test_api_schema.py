@@ -220,8 +220,18 @@ def test_the_document_lists_every_route_that_answers_json(schema, client, seed_j
                                      route)] = url
     answered.pop("/api/schema/")  # the document itself
     assert "/chars/{char}/" in answered and "/corrections/annotations/{slug}.jsonld" in answered
-    assert len(answered) == 25, sorted(answered)
+    assert "/search/juan-labels/" in answered
+    assert len(answered) == 26, sorted(answered)
     assert sorted(set(answered) - set(schema["paths"])) == []
+
+
+def test_the_search_forms_juan_list_answers_as_the_document_says(schema, client, seed_juan):
+    shape, _ = response_schema(schema, "/search/juan-labels/")
+    for params, body in (({"work": seed_juan.work_id}, {"labels": ["卷十"], "hint": "卷名如書中所題，可從所選之書的 1 卷中選（按下方向鍵）"}),
+                         ({}, {"labels": [], "hint": "卷名如書中所題，如 卷一、十、序；選定一書，即可從其卷中選"})):
+        answer = client.get("/search/juan-labels/", params).json()
+        OAS30Validator(shape).validate(answer)
+        assert answer == body
 
 
 def test_a_character_answers_json_as_the_document_says(schema, client):
@@ -364,7 +374,7 @@ def test_every_json_answer_has_the_fields_its_schema_names(schema, client, seed_
         shape = resolved(content[media]["schema"], schema["components"]["schemas"])
         assert drift(json.loads(body), shape) == [], url
         compared.append(path)
-    assert len(compared) == 25, compared
+    assert len(compared) == 26, compared
     search, _ = response_schema(schema, "/api/search/")
     for query in ({"q": "鵠", "dynasty": "唐"}, {"q": "鵠", "commentator": "鄭"}, {"q": "鵠", "page_size": "200"}):
         assert drift(client.get("/api/search/", query).json(), search) == [], query
@@ -390,7 +400,8 @@ def test_every_operation_has_a_summary_and_the_examples_name_this_server(schema)
     operations = {op["operationId"]: op.get("summary") for ops in schema["paths"].values()
                   for op in ops.values() if isinstance(op, dict) and "operationId" in op}
     assert operations == {**SUMMARIES, "chars_retrieve": "One character: readings, definition, forms and variants",
-                          "annotations_retrieve": "An edition's public annotations (W3C Web Annotations)"}
+                          "annotations_retrieve": "An edition's public annotations (W3C Web Annotations)",
+                          "search_juan_labels": "The 卷 list of the search form for a chosen work or edition"}
     assert operations["root_retrieve"] == "Where the API starts: the address of each list"
     text = json.dumps(schema, ensure_ascii=False)
     assert "127.0.0.1:8000" not in text

@@ -86,6 +86,21 @@ def test_searching_the_books_juan_ten_finds_file_twelve(client, kanripo_index):
     assert "沒有「卷八」這一卷 (no juan labelled &#x27;卷八&#x27; in this edition)" in page.content.decode()
 
 
+def test_the_juan_field_asks_for_the_chosen_books_labels(client, kanripo_index):
+    """``/search/juan-labels/``: what the search form's script puts in the 卷 field's list when a
+    work or edition is chosen, before any search (search.views.juan_labels_page)."""
+    edition = client.get("/search/juan-labels/", {"edition": kanripo_index.pk})
+    assert edition["Content-Type"] == "application/json"
+    assert edition.json() == {"labels": ["采輯羣書目・目錄・序", "卷一", "卷十"],
+                              "hint": "卷名如書中所題，可從所選之書的 3 卷中選（按下方向鍵）"}
+    # the work: its three editions' labels, edition by edition (the seed's 卷十 first), each once
+    assert client.get("/search/juan-labels/", {"work": kanripo_index.work_id}).json() == {
+        "labels": ["卷十", "采輯羣書目・目錄・序", "卷一"], "hint": "卷名如書中所題，可從所選之書的 3 卷中選（按下方向鍵）"}
+    for params in ({}, {"work": ""}, {"work": "no-such-work"}):
+        assert client.get("/search/juan-labels/", params).json() == {
+            "labels": [], "hint": "卷名如書中所題，如 卷一、十、序；選定一書，即可從其卷中選"}, params
+
+
 def test_the_juan_filter_offers_the_books_labels(client, kanripo_index):
     html = client.get("/search/", {"edition": kanripo_index.pk}).content.decode()
     assert ('<datalist id="juan-labels"><option value="采輯羣書目・目錄・序"><option value="卷一">'
@@ -98,8 +113,8 @@ def test_the_juan_filter_offers_the_books_labels(client, kanripo_index):
     for params in ({}, {"q": "大射之儀"}, {"q": "大射之儀", "juan": "卷十"}):
         html = client.get("/search/", params).content.decode()
         assert "<datalist" not in html and 'list="juan-labels"' not in html, params
-        assert ('<span class="visually-hidden" id="juan-hint">卷名如書中所題，如 卷一、十、序；選定一書並檢索後，'
-                '可從其卷中選</span>') in html, params
+        assert ('<span class="visually-hidden" id="juan-hint" data-script-hint="卷名如書中所題，如 卷一、十、序；選定一書，'
+                '即可從其卷中選">卷名如書中所題，如 卷一、十、序；選定一書並檢索後，可從其卷中選</span>') in html, params
     assert html.count('<tr class="hit">') == 3   # 卷十 of every book
     # with a juan chosen, its chapters are offered
     html = client.get("/search/", {"q": "射", "edition": kanripo_index.pk, "juan": "卷十"}).content.decode()

@@ -50,6 +50,10 @@ def test_the_tls_shiji_names_its_author_alone_and_offers_no_notes_controls(clien
     # the catalogue's list names the work as the catalogue gives it
     assert f'<span class="byline">{CATALOGUE_PEOPLE}</span>' in client.get("/").content.decode()
     assert "只看注" not in html.split('id="display-settings"')[1].split("</details>")[0].split("<dl")[0]
+    # nor does the keyboard shortcuts list offer keys for those modes
+    assert "<kbd>1</kbd>" not in html and "夾注、白文、只看注、旁注" not in html
+    assert re.findall(r"<dt>(.*?)</dt>", html.split('id="shortcuts"')[1].split("</details>")[0])[:4] == [
+        "<kbd>j</kbd> <kbd>k</kbd>", "<kbd>]</kbd> <kbd>[</kbd>", "<kbd>n</kbd> <kbd>N</kbd>", "<kbd>v</kbd>"]
 
 
 @pytest.mark.django_db
@@ -61,3 +65,5 @@ def test_an_edition_with_notes_names_its_commentator_and_offers_the_notes_contro
     html = client.get(juan.get_absolute_url()).content.decode()
     assert '<p class="byline">〔晉〕郭象注</p>' in html
     assert notes_controls(html) == ["inline", "hidden", "only", "beside"]
+    assert ("<div><dt><kbd>1</kbd> <kbd>2</kbd> <kbd>3</kbd> <kbd>4</kbd></dt><dd>夾注、白文、只看注、旁注</dd></div>"
+            in html)

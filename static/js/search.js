@@ -22,4 +22,51 @@
     names.forEach(function (name) { data.delete(name); });
     kept.forEach(function (pair) { data.append(pair[0], pair[1]); });
   });
+
+  /* The 卷 field's list is the chosen work's (or edition's) juans (search.views.juan_labels).
+     The server sends it with the page of a search for a work; when the reader chooses another
+     work or edition, it is asked for at once (search.views.juan_labels_page), so the list is the
+     book's before the search is sent, and the field's hint (aria-describedby) says so. */
+  var juan = form.querySelector("#id_juan"), hint = document.getElementById("juan-hint");
+  var url = form.getAttribute("data-juan-labels");
+  if (!juan || !hint || !url) return;
+  if (hint.hasAttribute("data-script-hint")) hint.textContent = hint.getAttribute("data-script-hint");
+  var asked = null;
+  function show(data) {
+    var list = document.getElementById("juan-labels");
+    if (data.labels.length) {
+      if (!list) {
+        list = document.createElement("datalist");
+        list.id = "juan-labels";
+        juan.closest(".field").after(list);
+      }
+      list.replaceChildren.apply(list, data.labels.map(function (label) {
+        var option = document.createElement("option");
+        option.value = label;
+        return option;
+      }));
+      juan.setAttribute("list", "juan-labels");
+    } else {
+      juan.removeAttribute("list");
+      if (list) list.remove();
+    }
+    hint.textContent = data.hint;
+  }
+  function refresh() {
+    var params = new URLSearchParams();
+    ["work", "edition"].forEach(function (name) {
+      var control = form.querySelector("select[name='" + name + "']");
+      if (control && control.value) params.set(name, control.value);
+    });
+    var query = params.toString();
+    asked = query;
+    fetch(url + (query ? "?" + query : ""), {headers: {Accept: "application/json"}, credentials: "same-origin"})
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) { if (data && asked === query) show(data); })
+      .catch(function () { /* the list stays as it was; the search still filters by the label typed */ });
+  }
+  ["work", "edition"].forEach(function (name) {
+    var control = form.querySelector("select[name='" + name + "']");
+    if (control) control.addEventListener("change", refresh);
+  });
 })();
