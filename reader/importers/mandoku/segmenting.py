@@ -48,6 +48,12 @@ them (``EARLIER``: 生而不有 | 元氣生萬物而不有 | 爲而不恃, not �
 the stretch before it from that stretch's first words, so a note that opens with them takes the
 characters it repeats at the seam (大直若屈 | 大直謂…, not 大直若屈大 | 直謂…), and a stretch whose
 note repeats its opening with the characters before it takes those (侯王若能守之 | 侯王若能守道…).
+The edition's own wording is its classic: a character read alike with the reference's in its place
+costs less than one the book lacks (``SOUND``, ``read_alike``: 與善人, the 白文 與善仁), and the reading
+is read again where the edition writes one or two of the classic's words otherwise and they were given to
+the note beside, which repeats them (``written_otherwise``: 廉而不害 | 聖人廉清…不以傷害人也, the 白文
+廉而不劌), or where a note opens with the next stretch's words in another order (之迷其固日乆 | 言人君…
+其日固乆, not 之迷其 | 固日乆言人君…其 | 日固乆).
 The costs were set on 河上公 chapters 1–9 and 王弼 21–22, and checked on 河上公 60–64 and on
 30–34, held back (``tests/test_laozi.py``).
 
@@ -60,6 +66,7 @@ characters) takes 0.7–1.0 s of CPU (1.2–1.3 s a way at a time).
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from os.path import commonprefix
@@ -71,6 +78,10 @@ from characters.dictionary import lookup
 #: Costs of the reading (see the module docstring).
 SUBSTITUTE = 1.2
 VARIANT = 0.0
+#: A character read as the reference's (``read_alike``: the same usual reading) in its place: less
+#: than one reference character left out, so that the edition's word written by another character of
+#: its sound stays in the classic beside a note (與善人 | 萬物得水…, the 白文 與善仁).
+SOUND = 0.9
 INSERT = 1.0
 #: A gap (reference characters the book leaves out) costs ``GAP_OPEN`` once and ``GAP_EXTEND`` per
 #: character: no opening cost (see the module docstring).
@@ -123,10 +134,149 @@ def related_forms(ch: str) -> tuple[str, ...]:
                  if v != ch and any(x.startswith(FORM_SOURCES) for x in sources) and ch in lookup(v).variants)
 
 
+@lru_cache(maxsize=None)
+def _usual_reading(ch: str) -> str:
+    """The character's usual Mandarin reading with its tone (Unihan kMandarin, the first), "" for none."""
+    mandarin = lookup(ch, follow=False).mandarin
+    return mandarin[0] if mandarin else ""
+
+
+def read_alike(ch: str, among: Iterable[str]) -> tuple[str, ...]:
+    """The characters of ``among`` (``ch`` left out) whose usual reading (Unihan kMandarin, tone
+    and all) is ``ch``'s: 人 仁 (rén), 醇 淳 (chún), 訞 祅 (yāo). The editions of a classic write a word
+    by another character of its sound (通假: the 道藏 河上公 與善人, 其民醇醇, 善伏爲訞 where the 白文 prints
+    與善仁, 其民淳淳, 善復爲祅), so such a character in the reference's place is the classic's word
+    (``SOUND``). ``()`` for a character with no reading in the table."""
+    sound = _usual_reading(ch)
+    return tuple(x for x in _by_sound(frozenset(among)).get(sound, ()) if x != ch) if sound else ()
+
+
+@lru_cache(maxsize=None)
+def _toneless(ch: str) -> str:
+    """``_usual_reading`` without its tone (服 fú and 復 fù: fu), "" for none."""
+    return "".join(c for c in unicodedata.normalize("NFD", _usual_reading(ch)) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=4)
+def _by_sound(among: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The characters of ``among`` by their usual reading (``_usual_reading``)."""
+    out: dict[str, list[str]] = {}
+    for x in among:
+        out.setdefault(_usual_reading(x), []).append(x)
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def _gloss(ed: str, j: int) -> bool:
     """Whether a note opening at ``ed[j]`` starts by repeating the last 1–``GLOSS_MAX``
     characters before it."""
     return any(j - k >= 0 and ed[j:j + k] == ed[j - k:j] for k in range(1, GLOSS_MAX + 1))
+
+
+#: Words the editions of a classic add or drop at will (particles: 則無不治 | 德化厚, the 白文
+#: 則無不治矣): a reference character left out that is one of them is dropped by the edition, not
+#: written otherwise (``written_otherwise``).
+PARTICLES = frozenset("矣也兮之乎哉焉耶邪與歟者而於于其以夫故則亦是")
+#: ``written_otherwise``: how many characters a stretch may take from the note beside it.
+OTHERWISE_MAX = 2
+#: ``written_otherwise``: the characters a stretch holds of its own to take words from the note beside
+#: it (a stretch of the classic is a phrase; one of a character or two is as likely misread).
+STRETCH_MIN = 3
+
+
+def _runs(flags: Sequence[bool]) -> list[list[int]]:
+    """``[start, end)`` of each run of True in ``flags``."""
+    out, j, n = [], 0, len(flags)
+    while j < n:
+        if flags[j]:
+            k = j
+            while k < n and flags[k]:
+                k += 1
+            out.append([j, k])
+            j = k
+        else:
+            j += 1
+    return out
+
+
+def _otherwise(words: str, places: list[set[str]], note: str) -> bool:
+    """Whether each of ``words`` (none of ``PARTICLES``) is none of the characters printed at its place
+    (``places``) and ``note`` repeats it."""
+    return all(w not in ps and w not in PARTICLES and w in note for w, ps in zip(words, places))
+
+
+def written_otherwise(ed: str, flags: list[bool], ref: str, read_at: Sequence[int],
+                      classic_at: frozenset[int] = frozenset(),
+                      alternates: tuple[str, ...] = ()) -> tuple[list[bool], list[int]]:
+    """``(flags, read_at)`` (``segment``'s reading of ``ed`` against ``ref``, and for each character of
+    the classic how many of ``ref``'s were read with it) read again where the edition writes the
+    classic's words otherwise than ``ref`` and the reading gave them to a note beside. A book of
+    this kind prints each stretch of its classic whole, in its own wording, and then the note on
+    it, which paraphrases the stretch, repeating its words (其民醇醇 | 政教弘大故民醇醇富厚…); so
+    between two stretches (``a`` … | note | ``b`` …):
+
+    * where nothing of ``ref`` was left out between them and the note opens with ``b``'s first
+      2–``GLOSS_MAX`` characters in another order (之迷其 | 固日乆言人君…以來其 | 日固乆是以, ``ref``
+      之迷其日固乆是以), those characters close ``a`` and ``b``'s copy of them opens the note: the
+      classic is the first copy of its words (``EARLIER``), written as the edition writes them
+      (之迷其固日乆 | 言人君迷惑失正以來其日固乆 | 是以);
+    * where characters of ``ref`` were left out between them (none of ``PARTICLES``, which an
+      edition drops), the note's first (up to ``OTHERWISE_MAX``) characters written otherwise
+      close ``a`` when the note repeats each of them (廉而不 | 害聖人廉清…不以傷害人也, the 白文
+      廉而不劌: 廉而不害 | 聖人廉清…), and its last ones open ``b`` when the note after ``b`` repeats
+      each of them (…爲訞祥也人 | 之迷其固日乆 | 言人君…, the 白文 民之迷: …爲訞祥也 | 人之迷其固日乆).
+
+    A character of ``ref`` left out is written otherwise only where neither it nor any other
+    edition's character at its place (``alternates``, as ``segment`` takes them) is one the note
+    between prints (衆人熙熙 | 熙熙淫放多情欲如 | 享太牢: the 如 the note ends with is the classic's
+    word, read into the note, not written otherwise). Every character left out there must be so
+    accounted for, the note's first characters and its last ones, at most ``OTHERWISE_MAX`` each
+    (a longer stretch left out is words the edition lacks); the stretch taking them holds
+    ``STRETCH_MIN`` characters of its own, and a note opening with the stretch's last character or
+    its first words glosses it (``GLOSS``, ``opening_notes``: 天下之牝 | 牝者陰類也…) and gives nothing.
+    A note keeps three characters or more; ``classic_at`` offsets stay the classic. New lists."""
+    flags, read_at = list(flags), list(read_at)
+    n = len(ed)
+    runs = _runs(flags)
+    for r in range(len(runs) - 1):
+        (a1, b1), (a2, b2) = runs[r], runs[r + 1]
+        lo, hi = read_at[b1 - 1], max(read_at[a2] - 1, read_at[b1 - 1])
+        if not ref[lo:hi]:
+            for k in range(GLOSS_MAX, 1, -1):
+                opening, copy = ed[b1:b1 + k], ed[a2:a2 + k]
+                if (b2 - a2 > k and a2 - b1 >= k and opening != copy and sorted(opening) == sorted(copy)
+                        and not classic_at.intersection(range(a2, a2 + k))):
+                    flags[b1:b1 + k] = [True] * k
+                    flags[a2:a2 + k] = [False] * k
+                    read_at[b1:b1 + k] = [lo + t + 1 for t in range(k)]
+                    runs[r][1], runs[r + 1][0] = b1 + k, a2 + k
+                    break
+            continue
+        if hi - lo > OTHERWISE_MAX * 2:
+            continue
+        between = ed[b1:a2]
+        heard = {_toneless(x) for x in between} - {""}
+        # the characters printed at each place left out; none the note prints, or reads alike
+        printed = [{ref[x]} | {a[x] for a in alternates} - {NONE} for x in range(lo, hi)]
+        if any(ps & PARTICLES or ps & set(between) or {_toneless(c) for c in ps} & heard for ps in printed):
+            continue
+        after = ed[b2:runs[r + 2][0] if r + 2 < len(runs) else n]
+        # a note opening with the stretch's last word or first words glosses it (``GLOSS``, ``opening_notes``)
+        glossing = ed[b1] == ed[b1 - 1] or ed[b1:b1 + 2] in ed[a1:a1 + GLOSS_MAX + 1]
+        opens = next((k for k in range(min(OTHERWISE_MAX, hi - lo), 0, -1)
+                      if b1 - a1 >= STRETCH_MIN and not glossing
+                      and _otherwise(ed[b1:b1 + k], printed[:k], ed[b1 + k:a2])), 0)
+        rest = hi - lo - opens
+        if rest and not (rest <= OTHERWISE_MAX and b2 - a2 >= STRETCH_MIN
+                         and _otherwise(ed[a2 - rest:a2], printed[opens:], after)):
+            continue
+        if a2 - rest - (b1 + opens) < 3 or classic_at.intersection(range(b1, a2)) - set(range(a2 - rest, a2)):
+            continue
+        flags[b1:b1 + opens] = [True] * opens
+        read_at[b1:b1 + opens] = [lo + t + 1 for t in range(opens)]
+        flags[a2 - rest:a2] = [True] * rest
+        read_at[a2 - rest:a2] = [lo + opens + t + 1 for t in range(rest)]
+        runs[r][1], runs[r + 1][0] = b1 + opens, a2 - rest
+    return flags, read_at
 
 
 def opening_notes(ed: str, flags: list[bool], classic_at: frozenset[int] = frozenset(), ref: str = "",
@@ -192,7 +342,8 @@ def opening_notes(ed: str, flags: list[bool], classic_at: frozenset[int] = froze
 def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
             classic_at: frozenset[int] = frozenset(), bands: list[tuple[int, int]] | None = None,
             forms: Callable[[str], Iterable[str]] | None = related_forms,
-            alternates: tuple[str, ...] = (), held: Sequence[float] | None = None) -> list[bool]:
+            alternates: tuple[str, ...] = (), held: Sequence[float] | None = None,
+            sounds: Callable[[str, Iterable[str]], Iterable[str]] | None = read_alike) -> list[bool]:
     """For each character of ``ed`` (the book's text, folded, text characters only),
     whether it is the classic, read against ``ref`` (the stretch of the reference the book
     holds, folded the same way). ``edges``: how many of ``ref``'s first and last characters
@@ -210,7 +361,8 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
     each giving at each place another character an edition prints there (``NONE`` for none),
     read as the reference's own (another edition of the classic: ``witnesses.merge``).
     ``held``: for each of ``ref``'s characters the share of the editions that print it (1 for
-    every one; None, all 1): leaving it out costs ``GAP_EXTEND`` times that share. See the
+    every one; None, all 1): leaving it out costs ``GAP_EXTEND`` times that share. ``sounds``: the
+    characters of a set read alike with a character (cost ``SOUND``), None for none. See the
     module docstring for the costs."""
     n, m = len(ed), len(ref)
     if not n:
@@ -230,6 +382,9 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
     present = set(ref).union(*alternates)
     partners = {ch: np.array([ord(x) for x in forms(ch) if x in present], dtype=np.uint32) if forms else None
                 for ch in set(ed)}
+    frozen = frozenset(present)
+    alike = {ch: np.array([ord(x) for x in sounds(ch, frozen)], dtype=np.uint32) if sounds else None
+             for ch in set(ed)}
     # two rows, the one before and the one being read, each (way, reference characters read);
     # a row is reused two characters on, its band set back out of reach first
     before_row, row = np.full((5, m + 1), INF), np.full((5, m + 1), INF)
@@ -258,6 +413,9 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
         codes = ref_codes[first - 1:hi - 1]
         cost = np.where(codes == ord(ed[j]), 0.0, SUBSTITUTE)
         others = [a[first - 1:hi - 1] for a in alt_codes]
+        if alike[ed[j]] is not None and len(alike[ed[j]]):
+            for printed in [codes] + others:
+                cost[np.isin(printed, alike[ed[j]])] = np.minimum(cost[np.isin(printed, alike[ed[j]])], SOUND)
         if partners[ed[j]] is not None and len(partners[ed[j]]):
             for printed in [codes] + others:
                 cost[np.isin(printed, partners[ed[j]])] = VARIANT
@@ -312,4 +470,5 @@ def segment(ref: str, ed: str, edges: tuple[int, int] = (0, 0),
         state = (_GAP if code >> 5 & 1 else _CLASSIC) if state == _NOTE1 else _NOTE1 if state == _NOTE2 else (
             _NOTE3 if code >> 6 & 1 else _NOTE2)
         j -= 1
+    flags, read_at = written_otherwise(ed, flags, ref, read_at, classic_at, alternates)
     return opening_notes(ed, flags, classic_at, ref, read_at)
