@@ -1,16 +1,19 @@
 """After juans are stored again (a re-import), check the anchors of their accepted
 corrections (``workflow.recheck``): ``reader.signals.juans_changed`` after a command's
-commit, ``juans_changing`` inside a transaction (checked once it commits)."""
+commit, ``juans_changing`` inside a transaction (checked once it commits). And the pieces
+that name sections (``reader.signals.pieces_named``) read as corrected (``corrected_runs``)."""
 from __future__ import annotations
 
 import logging
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
-from reader.models import Juan
-from reader.signals import juans_changed, juans_changing
+from reader.models import Juan, Section
+from reader.signals import juans_changed, juans_changing, naming_pieces, pieces_named
 
-from .models import Proposal
+from .models import ACCEPTED, Proposal
+from .overlay import CORRECTING, accepted, place
 from .workflow import recheck
 
 logger = logging.getLogger(__name__)
@@ -40,5 +43,37 @@ def on_juans_changing(sender, changes, **kwargs) -> None:
         transaction.on_commit(lambda: _recheck(changes))
 
 
+def correctable(sender, **kwargs):
+    """``reader.signals.naming_pieces``: true for a ``Piece`` row of a juan that has an accepted
+    correction (text, layer or structure), as a subquery the naming query carries (no query)."""
+    return Exists(Proposal.objects.filter(status=ACCEPTED, kind__in=CORRECTING)
+                  .filter(Exists(Section.objects.filter(pk=OuterRef(OuterRef("section_id")),
+                                                        juan__edition_id=OuterRef("edition_id"),
+                                                        juan__number=OuterRef("juan_number")))))
+
+
+def corrected_runs(sender, rows, **kwargs) -> dict:
+    """``reader.signals.pieces_named``: of ``rows`` (``reader.citation.PieceRun``, the stored pieces
+    read to name their sections that ``correctable`` marked: of a juan with an accepted correction),
+    those an accepted correction changes, corrected as a search row is (``JuanOverlay.row``: text,
+    layer, a heading made a label), as ``{(section id, position): run}``. One query for their
+    sections, then two for each juan (its corrections and where they stand); sent only when a row
+    is marked, so none in a library without accepted corrections."""
+    sections = {pk: (juan_id, position) for pk, juan_id, position in
+                Section.objects.filter(pk__in={r.section for r in rows}).order_by().values_list("pk", "juan_id", "position")}
+    overlays = {juan.pk: place(accepted(juan.edition_id, juan.number, CORRECTING), juan)
+                for juan in Juan.objects.filter(pk__in={juan_id for juan_id, _ in sections.values()})}
+    out = {}
+    for run in rows:
+        if run.section in sections:
+            juan_id, position = sections[run.section]
+            new = overlays[juan_id].row(position, run)
+            if new is not run:
+                out[(run.section, run.position)] = new
+    return out
+
+
+naming_pieces.connect(correctable, dispatch_uid="corrections_correctable")
+pieces_named.connect(corrected_runs, dispatch_uid="corrections_named")
 juans_changed.connect(on_juans_changed, dispatch_uid="corrections_recheck")
 juans_changing.connect(on_juans_changing, dispatch_uid="corrections_recheck_changing")

@@ -7,7 +7,9 @@ work in 《》, juan as the book titles it, chapter in 〈〉, the section by it
 """
 from __future__ import annotations
 
+import operator
 import re
+from functools import reduce
 from typing import NamedTuple
 
 from django.db.models import Prefetch, Q
@@ -21,6 +23,7 @@ from .juans import APPENDIX, Content, front_or_back, juan_contents, short_label
 from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, person_text, section_byline
 from .pieces import CLASSIC, EDITORIAL, PARATEXT, TEXT, is_classic
+from .signals import naming_pieces, pieces_named
 
 
 def juan_label(juan) -> str:
@@ -66,24 +69,60 @@ class _Kind(NamedTuple):
     layer: str
 
 
+class PieceRun(NamedTuple):
+    """A stored piece as ``classic_runs`` reads it (``reader.signals.pieces_named``)."""
+
+    section: int
+    position: int
+    text: str
+    kind: str
+    layer: str
+    layer_name: str
+    commentator: str
+
+
 def classic_runs(section_ids: list[int]) -> dict[int, list[str]]:
     """``{section id: [text of each piece of the classic, in order]}`` (``is_classic``), the
     first ``OPENING_CHARS + 1`` of each, enough for ``opening_words``; one query, read in
     chunks and left once every section has them. The pieces
     are read by the section index alone and the classic chosen here: with the condition of
     ``CLASSIC_TEXT`` in the query SQLite read the pieces by kind and layer instead (2.4 s for
-    ten sections in a library of 850,000 sections, against milliseconds)."""
+    ten sections in a library of 850,000 sections, against milliseconds). The pieces read are
+    read as corrected, so that a section's name everywhere is its page's: 荀子 §1 「君子曰學不可以已…」
+    after its 巳→已 correction. The layer above marks the pieces it may correct in this query
+    (``reader.signals.naming_pieces``) and corrects those it marked (``pieces_named``: queries of its
+    own only then, for the juans with accepted corrections)."""
     texts: dict[int, list[str]] = {pk: [] for pk in section_ids}
+    read: list[PieceRun] = []
+    marks = [expr for _, expr in naming_pieces.send(sender=PieceRun) if expr is not None]
+    rows = Piece.objects.filter(section__in=section_ids).order_by("section_id", "position")
+    if marks:  # whether the layer above may read a piece otherwise, asked in the same query
+        rows = rows.annotate(changed=marks[0] if len(marks) == 1 else reduce(operator.or_, marks))
+    fields = ("section_id", "position", "text", "kind", "layer", "layer_name", "commentator") + (
+        ("changed",) if marks else ())
+    changed: list[PieceRun] = []
     open_ = len(texts)
-    for pk, text, kind, layer in (Piece.objects.filter(section__in=section_ids)
-                                  .order_by("section_id", "position")
-                                  .values_list("section_id", "text", "kind", "layer").iterator(chunk_size=200)):
-        if len(texts[pk]) <= OPENING_CHARS and is_classic(_Kind(kind, layer)):
-            texts[pk].append(text)
-            if len(texts[pk]) > OPENING_CHARS:
-                open_ -= 1
-                if not open_:  # every section has its words: the rest of a long one is not read
-                    break
+    for pk, position, text, kind, layer, layer_name, commentator, *mark in (
+            rows.values_list(*fields).iterator(chunk_size=200)):
+        if len(texts[pk]) <= OPENING_CHARS:
+            read.append(PieceRun(pk, position, text, kind, layer, layer_name, commentator))
+            if mark and mark[0]:
+                changed.append(read[-1])
+            if is_classic(_Kind(kind, layer)):
+                texts[pk].append(text)
+                if len(texts[pk]) > OPENING_CHARS:
+                    open_ -= 1
+                    if not open_:  # every section has its words: the rest of a long one is not read
+                        break
+    corrected: dict = {}
+    for _, found in (pieces_named.send(sender=PieceRun, rows=changed) if changed else ()):
+        corrected.update(found or {})
+    if corrected:
+        texts = {pk: [] for pk in section_ids}
+        for run in read:
+            run = corrected.get((run.section, run.position), run)
+            if len(texts[run.section]) <= OPENING_CHARS and is_classic(_Kind(run.kind, run.layer)):
+                texts[run.section].append(run.text)
     return texts
 
 
@@ -154,7 +193,7 @@ def section_label(section, chapter=None) -> str:
 def section_names(keys) -> dict[tuple[str, int, int], str]:
     """``{(edition slug, juan number, section position): section_heading}`` for the sections
     ``keys`` name (as the hits and the distribution do): three queries for them all (the
-    juans, their sections at those positions, the untitled ones' opening words), read as
+    juans, their sections at those positions, the untitled ones' opening words, read as corrected), read as
     rows of values, not model instances; a key that names no section is left out. The juans
     are found first and the sections by juan and position (the table's index): one
     condition per key joined with OR, as this was written before, made SQLite scan every

@@ -34,6 +34,20 @@ juans_changed = Signal()
 #: commit stands whatever the index does. Commands use ``juans_changed`` instead, to report it.
 juans_changing = Signal()
 
+#: Sent by ``reader.citation.classic_runs`` with ``rows``, the stored pieces it read to name
+#: sections by their opening words, as ``PieceRun`` tuples (section id, position, text, kind, layer).
+#: A receiver returns ``{(section id, position): PieceRun}`` for the pieces whose reading differs
+#: from the stored one (``corrections.receivers``: the accepted corrections, so that a section is
+#: named by its corrected text in every list, as its own page reads it), or ``{}``.
+pieces_named = Signal()
+
+#: Sent by ``reader.citation.classic_runs`` before it reads: a receiver returns a boolean query
+#: expression over ``Piece`` rows, true for a piece whose reading it may change (the pieces of a
+#: juan with an accepted correction: ``corrections.receivers.correctable``), or None. The reading
+#: query carries it, so that no query of its own asks; only the rows it marks are sent with
+#: ``pieces_named``.
+naming_pieces = Signal()
+
 _state = threading.local()
 
 

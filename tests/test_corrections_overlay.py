@@ -136,3 +136,33 @@ def test_offsets_map_between_the_text_as_imported_and_the_corrected_text():
     assert [shown_offset(changes, o) for o in range(12)] == [0, 1, 2, 2, 3, 4, 5, 8, 9, 10, 10, 11]
     # inside a new text: the last character of the span it replaced (its page, see shown_offset)
     assert [imported_offset(changes, o) for o in range(11)] == [0, 1, 3, 4, 5, 6, 6, 6, 7, 8, 10]
+
+
+def test_a_sections_name_reads_its_corrected_text_everywhere(client, empty_db, search_backend, people):
+    """荀子 卷第一 §1 is untitled, named by its opening words, which the file prints 「君子曰學不可以巳…」
+    (巳 for 已). After an accepted 巳→已 the section page and its citation said 已 (they read the
+    overlaid pieces) while the quotation map, the hit lists and every other list named it by the
+    stored 巳 (``reader.citation.classic_runs`` read the pieces as imported): all now read 已, and
+    the stored text keeps its 巳."""
+    from reader.citation import section_label, section_names
+    from reader.importers.loader import import_file
+    from reader.models import Piece, Section
+
+    from .conftest import SHARED, index_all
+
+    juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR3a0002" / "KR3a0002_001.txt").juan
+    index_all(search_backend)
+    piece = next(p for p in Piece.objects.filter(section__juan=juan, section__position=1).order_by("position")
+                 if "學不可以巳" in p.text)
+    at = piece.text.index("學不可以巳") + 4
+    p = propose(people["contributor"], juan, kind="text", section=1, piece=piece.position, start=at, end=at + 1,
+                replacement="已", reason="巳為已之誤")
+    accept(p, people["editor"])
+    assert Piece.objects.get(pk=piece.pk).text == piece.text   # the stored text is kept
+    section = Section.objects.select_related("juan__edition", "juan__work").get(juan=juan, position=1)
+    assert (section.title, section_label(section)) == ("", "§1「君子曰學不可以已…」")
+    assert section_names({("KR3a0002", 1, 1)}) == {("KR3a0002", 1, 1): "君子曰學不可以已…"}
+    quotations = client.get("/works/KR3a0002/juan/1/quotations/").content.decode()
+    assert "§1「君子曰學不可以已…」" in quotations and "學不可以巳" not in quotations
+    # the name the section page gives it, from the pieces it shows
+    assert "<title>君子曰學不可以已… · " in client.get("/works/KR3a0002/juan/1/1/").content.decode()

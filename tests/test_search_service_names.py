@@ -24,7 +24,9 @@ def _untitle(seed_juan, search_backend):
 def test_section_names_reads_three_queries_for_a_page(seed_juan, django_assert_num_queries):
     seed_juan.sections.filter(position__in=(3, 4, 5)).update(title="")
     keys = list(UNTITLED) + [("禮書綱目", 10, 2), ("禮書綱目", 10, 999), ("無此書", 10, 3), ("禮書綱目", 9, 3)]
-    with django_assert_num_queries(3):  # the juans, their sections, the untitled ones' main text
+    # the juans, their sections, the untitled ones' main text (which carries whether an accepted
+    # correction may change it: corrections.receivers.correctable)
+    with django_assert_num_queries(3):
         names = section_names(keys)
     # a titled section is named by its title; keys naming no section are left out
     assert names == {**UNTITLED, ("禮書綱目", 10, 2): "張侯"}
