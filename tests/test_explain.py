@@ -32,14 +32,45 @@ def test_explain_prints_what_would_be_stored_and_stores_nothing(empty_db):
         "  layers: classic 149 characters in 3 pieces; commentary 74 characters in 4 pieces; "
         "titles 4 characters in 1 pieces",
         # 裴駰's 集解 collects 鄧展's, 臣瓚's and 徐廣's glosses, each his part (decision 0058)
-        "  commentators: 鄧展 (集解) 29 characters in 1 pieces; 裴駰 (集解) 24 characters in 1 pieces; "
-        "臣瓚 (集解) 17 characters in 1 pieces; 徐廣 (集解) 4 characters in 1 pieces",
+        "  commentators: 裴駰 (集解) collected the layer: 74 characters in 4 pieces, 24 characters in 1 pieces his own",
+        "    quoted by 裴駰 (3): 鄧展 29 characters in 1 pieces; 臣瓚 17 characters in 1 pieces; 徐廣 4 characters in 1 pieces",
         "  layer decided: default 3 pieces; marked 5 pieces",
         "  inferred boundaries: 0",
         "  unsure: 1",
         f"    {STRAY}:18:11: ) without a matching (: kept as text",
     ]
     assert Work.objects.count() == 0
+
+
+def test_explain_names_the_collector_then_the_men_he_quotes(empty_db):
+    """A collected commentary (decision 0058): the collector first, with his whole layer and his
+    own part, then each man he quotes with his part, most characters first; the book's other
+    commentators (前漢書's 宋 editors' 按) after them. 史記集解 卷二 and 前漢書 卷一."""
+    jijie = run(COMMENTARY_BOOKS / "KR2a0002" / "KR2a0002_002.txt").splitlines()
+    assert jijie[6:8] == [
+        "  commentators: 裴駰 (集解) collected the layer: 4,762 characters in 308 pieces, 365 characters in 24 pieces "
+        "his own",
+        "    quoted by 裴駰 (13): 孔安國 2,436 characters in 158 pieces; 鄭玄 1,259 characters in 73 pieces; 馬融 225 "
+        "characters in 18 pieces; 徐廣 167 characters in 16 pieces; 賈逵 74 characters in 3 pieces; 如淳 51 characters "
+        "in 2 pieces; 劉熙 39 characters in 3 pieces; 皇甫謐 38 characters in 3 pieces; 王肅 30 characters in 3 pieces; "
+        "包氏 29 characters in 1 pieces; 服虔 22 characters in 2 pieces; 應劭 16 characters in 1 pieces; 孟康 11 "
+        "characters in 1 pieces",
+    ]
+    assert jijie[8] == "  layer decided: default 252 pieces; marked 309 pieces"
+    hanshu = [line for line in run(COMMENTARY_BOOKS / "KR2a0007" / "KR2a0007_001.txt").splitlines()
+              if line.startswith(("  commentators:", "    quoted by", "    other commentators:"))]
+    assert hanshu == [
+        "  commentators: 顏師古 (注) collected the layer: 16,496 characters in 890 pieces, 9,838 characters in 507 "
+        "pieces his own",
+        "    quoted by 顏師古 (15): 應劭 1,318 characters in 60 pieces; 如淳 1,107 characters in 56 pieces; 文穎 916 "
+        "characters in 40 pieces; 臣瓚 595 characters in 25 pieces; 孟康 503 characters in 32 pieces; 晉灼 382 "
+        "characters in 26 pieces; 蘇林 367 characters in 35 pieces; 韋昭 354 characters in 24 pieces; 張晏 312 "
+        "characters in 18 pieces; 服虔 218 characters in 24 pieces; 李奇 216 characters in 16 pieces; 李斐 159 "
+        "characters in 5 pieces; 鄭氏 141 characters in 16 pieces; 鄧展 43 characters in 4 pieces; 荀悅 27 characters "
+        "in 2 pieces",
+        "    other commentators: 劉攽 (按) 982 characters in 33 pieces; 宋祁 (按) 813 characters in 35 pieces; 朱子文 (按) "
+        "621 characters in 12 pieces; 劉敞 (按) 54 characters in 2 pieces",
+    ]
 
 
 def test_explain_lists_inferred_boundaries_with_their_place(empty_db):

@@ -16,6 +16,7 @@ from collections import Counter
 
 from .document import CLASSIC, DEFAULT_BASIS, LABEL, LAYOUT, LAYERS, NOTE_KINDS, REFERENCE, JuanDocument, PieceDoc
 from .mandoku.column_order import reading_groups
+from .mandoku.profiles import collection
 from .positions import piece_positions  # noqa: F401  (re-exported: where each piece stands)
 
 #: How each basis is said in a report.
@@ -61,6 +62,37 @@ def reordered_notes(doc: JuanDocument) -> list[tuple[PieceDoc, PieceDoc]]:
     return out
 
 
+def commentator_lines(voices: Counter, voice_pieces: Counter, title: str) -> list[str]:
+    """The report's ``commentators`` lines: ``voices`` and ``voice_pieces`` count the characters
+    and pieces of each ``(commentator, layer, layer name)``. In a book that collects earlier
+    men's glosses (``profiles.collection`` of its ``title``: 史記集解, 前漢書; docs/decisions/0058)
+    the collector comes first, with what his layer holds in all and how much of it is his own,
+    then the men he quotes, each with his part; every other commentator as in any book,
+    most characters first. ``[]`` for no commentator."""
+    if not voices:
+        return []
+    found = collection(title)
+    if found is None or not any(who == found.collector for who, _, _ in voices):
+        return ["  commentators: " + "; ".join(
+            f"{who} ({name or layer}) {n:,} characters in {voice_pieces[key]:,} pieces"
+            for key, n in voices.most_common() for who, layer, name in [key])]
+    own = next(key for key, _ in voices.most_common() if key[0] == found.collector)
+    layers = {key for key in voices if (key[0] == found.collector or key[0] in found.quoted) and key[1:] == own[1:]}
+    quoted = [(key, n) for key, n in voices.most_common() if key in layers and key != own]
+    rest = [(key, n) for key, n in voices.most_common() if key not in layers]
+    lines = [f"  commentators: {own[0]} ({own[2] or own[1]}) collected the layer: "
+             f"{sum(voices[k] for k in layers):,} characters in {sum(voice_pieces[k] for k in layers):,} pieces, "
+             f"{voices[own]:,} characters in {voice_pieces[own]:,} pieces his own"]
+    if quoted:
+        lines.append(f"    quoted by {own[0]} ({len(quoted)}): " + "; ".join(
+            f"{key[0]} {n:,} characters in {voice_pieces[key]:,} pieces" for key, n in quoted))
+    if rest:
+        lines.append("    other commentators: " + "; ".join(
+            f"{who} ({name or layer}) {n:,} characters in {voice_pieces[key]:,} pieces"
+            for key, n in rest for who, layer, name in [key]))
+    return lines
+
+
 def explain(doc: JuanDocument) -> list[str]:
     """The report of ``import_texts --explain`` for one parsed file, as lines (see the module
     docstring). Nothing is stored."""
@@ -101,10 +133,7 @@ def explain(doc: JuanDocument) -> list[str]:
         if p.commentator:
             voices[(p.commentator, p.effective_layer, p.layer_name)] += len(p.text)
             voice_pieces[(p.commentator, p.effective_layer, p.layer_name)] += 1
-    if voices:
-        lines.append("  commentators: " + "; ".join(
-            f"{who} ({name or layer}) {n:,} characters in {voice_pieces[(who, layer, name)]:,} pieces"
-            for (who, layer, name), n in voices.most_common()))
+    lines.extend(commentator_lines(voices, voice_pieces, doc.work_title))
     bases = Counter(p.effective_basis for p in pieces if p.text)
     lines.append("  layer decided: " + "; ".join(f"{basis} {n:,} pieces" for basis, n in sorted(bases.items())))
     positions = piece_positions(doc)
