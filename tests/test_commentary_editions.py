@@ -97,8 +97,9 @@ def test_chuci_zhangju_then_buzhu_in_one_note():
 
 def test_chuci_buzhu_note_under_the_byline_is_hong_xingzus():
     """楚辭補注 (四庫) 卷一: the note under the byline 宋　洪興祖　撰, before 離騷經章句第一,
-    is 洪興祖's note on the book (補注), not 王逸's; 楚辭 (SBCK) prints it on the title line,
-    above bylines naming both, and it stays the editors' (按)."""
+    is 洪興祖's note on the book (補注), not 王逸's; 楚辭 (SBCK) prints the same note on the title
+    line, above bylines naming both, and it is his there too (one rule: the book is his 補注, every
+    formula of it his), the whole note, its words on the title line included."""
     doc = parse("kanripo-commentary/KR4a0003/KR4a0003_001.txt")
     first = doc.chapters[0]
     assert first.heading is None and doc.chapters[1].title == "離騷經章句第一"
@@ -107,8 +108,9 @@ def test_chuci_buzhu_note_under_the_byline_is_hong_xingzus():
         (NOTE, "洪興祖", COMMENTARY, "補注", LAYOUT, "隋唐書志有皇甫遵訓參解楚", 195)]
     assert doc.bylines == [{"dynasty": "宋", "place": "", "name": "洪興祖", "role": "撰"}]
     sbck = parse("kanripo-commentary/KR4a0002/KR4a0002_001.txt")
-    assert [(p.commentator, p.layer, p.layer_name, p.text[:12]) for p in sbck.chapters[0].sections[0].pieces] == [
-        ("", EDITORIAL, "按", "隋唐書志有皇甫遵訓參解楚")]
+    assert [(p.kind, p.commentator, p.layer, p.layer_name, p.layer_basis, p.text[:12], len(p.text))
+            for p in sbck.chapters[0].sections[0].pieces] == [
+        (NOTE, "洪興祖", COMMENTARY, "補注", LAYOUT, "隋唐書志有皇甫遵訓參解楚", 195)]
 
 
 def test_chuci_buzhu_notes_on_wang_yis_preface_are_hong_xingzus():
@@ -157,13 +159,65 @@ def test_chuci_sbck_notes_on_wang_yis_preface_are_hong_xingzus():
     assert doc.sections[1].pieces[-1].text[-6:] == "圎不能過規矣" and not doc.sections[2].continues_paragraph
 
 
+def test_chuci_prefaces_and_the_writings_after_li_sao_are_paratext():
+    """楚辭補注 (四庫) 卷一: 王逸's 序 under 離騷經章句第一 (line 19, 離騷經者屈原之所作也…) is his 序跋, not
+    the classic; the classic (帝高陽之苗裔兮, line 51) stays the classic. After it his 叙 (叙曰…, line 894,
+    a section of its own, cut from the classic's last section) is his too, and the writings headed by
+    their writers are theirs, each a section: 班孟堅's 離騷贊序 (972) and 劉勰's 辨騷 (984). Every note in
+    them is 洪興祖's 補注 (王逸 wrote no note on his own 叙, nor on 劉勰, three centuries after him)."""
+    doc = parse("kanripo-commentary/KR4a0003/KR4a0003_001.txt")
+    got = [(s.line, s.pieces[0].text[:4], sorted(Counter((p.kind, p.layer, p.layer_name, p.commentator) for p in s.pieces).items()))
+           for s in doc.sections if s.line in (19, 51, 894, 915, 972, 984)]
+    assert got == [
+        (19, "離騷經者", [((NOTE, COMMENTARY, "補注", "洪興祖"), 15), ((TEXT, PARATEXT, "序", "王逸"), 15)]),
+        (51, "帝高陽之", [((NOTE, COMMENTARY, "章句", "王逸"), 10), ((NOTE, COMMENTARY, "補注", "洪興祖"), 6),
+                          ((TEXT, "", "", ""), 10)]),
+        (894, "叙曰昔者", [((NOTE, COMMENTARY, "補注", "洪興祖"), 16), ((TEXT, PARATEXT, "序", "王逸"), 16)]),
+        (915, "顚則不能", [((NOTE, COMMENTARY, "補注", "洪興祖"), 11), ((TEXT, PARATEXT, "序", "王逸"), 11)]),
+        (972, "離騷贊序", [((TEXT, PARATEXT, "序", "班孟堅"), 2)]),
+        (984, "辨騷\u3000\u3000", [((NOTE, COMMENTARY, "補注", "洪興祖"), 6), ((TEXT, PARATEXT, "", "劉勰"), 7)])]
+    before = doc.sections[doc.sections.index(next(s for s in doc.sections if s.line == 894)) - 1]
+    assert before.pieces[-1].text.startswith("言時世之君無道") and before.pieces[-2].text == "既莫足與為美政兮吾將從彭咸之所居"
+    assert all(p.layer_basis == LAYOUT for s in doc.sections if s.line in (19, 894, 972) for p in s.pieces)
+    # 楚辭 (SBCK) 卷一 prints the same: its 序 lines 22-61, 叙曰 line 971, 離騷賛序　班孟堅 1066, 辨騷　劉勰 1083
+    sbck = parse("kanripo-commentary/KR4a0002/KR4a0002_001.txt")
+    assert [(s.line, s.pieces[0].layer, s.pieces[0].commentator, s.pieces[0].text[:6]) for s in sbck.sections
+            if s.pieces[0].layer == PARATEXT] == [
+        (22, PARATEXT, "王逸", "離騷經者屈原"), (971, PARATEXT, "王逸", "叙曰昔者孔子"), (1001, PARATEXT, "王逸", "顚則不能扶危"),
+        (1066, PARATEXT, "班孟堅", "離騷賛序\u3000班"), (1083, PARATEXT, "劉勰", "辨騷\u3000劉勰")]
+
+
+def test_chuci_prefaces_in_every_juan():
+    """Over both books' juans (``_001``-``_017``): 王逸's 序 to each 篇 is his 序跋 (2,527 characters in
+    楚辭, 2,932 in 楚辭補注, his 叙 after 離騷 and 天問 included); the list of 九歌's pieces printed before
+    its 序 is nobody's (an unsigned list of contents: 93 and 120 characters). Where the 序's end is
+    unsure and no section was cut (楚辭 卷六 卜居, 卷十 大招, and 卷十七 九思, whose heading is no chapter),
+    the 序 stays in the classic's first section, as printed."""
+    for book, wang, nobody in (("KR4a0002", 2527, 93), ("KR4a0003", 2932, 120)):
+        chars = Counter()
+        for n in range(1, 18):
+            doc = parse(f"kanripo-commentary/{book}/{book}_{n:03d}.txt")
+            for p in doc.all_pieces():
+                if p.layer == PARATEXT:
+                    chars[p.commentator] += len(p.text)
+        assert (chars["王逸"], chars[""]) == (wang, nobody), book
+    nine = parse("kanripo-commentary/KR4a0002/KR4a0002_002.txt")
+    assert [(p.kind, p.layer, p.commentator, p.text[:4]) for p in nine.sections[0].pieces][:4] == [
+        (TEXT, PARATEXT, "", "東皇太一"), (NOTE, COMMENTARY, "洪興祖", "一本自東"),
+        (TEXT, PARATEXT, "", "雲中君湘"), (TEXT, PARATEXT, "", "東君河伯")]
+    assert nine.sections[1].pieces[0].text == "吉日兮辰良" and nine.sections[1].pieces[0].layer == ""
+    buju = parse("kanripo-commentary/KR4a0002/KR4a0002_006.txt")
+    assert not any(p.layer == PARATEXT for p in buju.all_pieces())
+
+
 def test_chuci_contents_notes_and_the_an_on_its_order_are_hong_xingzus():
     """楚辭補注 (四庫) and 楚辭 (SBCK) print the same 目録 (``_000``): under the bylines 劉向集 and
     王逸章句 a note on 王逸 himself (一本云校書郎中後漢文苑傳云逸字叔師…), the 17 篇 each with a note
     comparing 釋文's order (九思第十七(王逸第十七/釋文)), then 洪興祖's 按 on that order, which the 四庫
     提要 calls 興祖附記. Every note was 王逸's 章句 (19 and 18): they are 洪興祖's 補注, and his 按,
-    front matter, is his; the SBCK title line's note stays the editors' (按)."""
-    for rel, notes in (("KR4a0003/KR4a0003_000.txt", 19), ("KR4a0002/KR4a0002_000.txt", 18)):
+    front matter, is his; so is the note SBCK prints on its title line (楚辭目録(班孟堅云…)), which
+    楚辭補注 prints under it: 19 in each."""
+    for rel, notes in (("KR4a0003/KR4a0003_000.txt", 19), ("KR4a0002/KR4a0002_000.txt", 19)):
         doc = parse("kanripo-commentary/" + rel)
         got = Counter((p.commentator, p.layer, p.layer_name, p.layer_basis) for p in doc.all_pieces() if p.kind == NOTE)
         assert got[("洪興祖", COMMENTARY, "補注", LAYOUT)] == notes and not any(c == "王逸" for c, *_ in got)
@@ -171,7 +225,8 @@ def test_chuci_contents_notes_and_the_an_on_its_order_are_hong_xingzus():
         assert byline.commentator == "洪興祖"
         an = next(p for p in doc.all_pieces() if p.text.startswith("按九章第四九辯第八"))
         assert (an.kind, an.layer, an.commentator, an.text[-6:], len(an.text)) == (TEXT, "paratext", "洪興祖", "第一通之末云", 79)
-    assert got[("", EDITORIAL, "按", LAYOUT)] == 1  # SBCK: 楚辭目録(班孟堅云…) on the title line
+    title = next(p for p in doc.all_pieces() if p.kind == NOTE)  # SBCK: 楚辭目録(班孟堅云…) on the title line
+    assert (title.commentator, title.layer, title.text[:6]) == ("洪興祖", COMMENTARY, "班孟堅云始楚")
 
 
 def test_hanshu_commentators_and_song_remarks():

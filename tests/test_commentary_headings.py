@@ -1,7 +1,7 @@
 """Headings and bylines of the commentary books (``../shared/corpus/kanripo-commentary``):
 a 篇 heading is a chapter and a byline is metadata, never searchable main text
 (docs/importing.md, "Headings and bylines")."""
-from reader.importers.document import CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 
 from .conftest import SHARED
@@ -71,15 +71,16 @@ def test_chuci_heading_with_its_group_and_the_byline_under_it():
     assert main_text(second, 0, 4) == "東皇太一"
 
 
-def test_chuci_title_line_note_is_the_editors():
+def test_chuci_title_line_note_is_hong_xingzus():
     """The note on 楚辭 卷一's title line runs on over eight lines of small print before the 篇
-    heading; it cites the 隋 and 唐 catalogues: the edition's editors' note (按, decided by the
-    layout), not 王逸's 章句 (his notes start under the heading)."""
+    heading; it cites the 隋 and 唐 catalogues: a note on the book by who made it as printed, 洪興祖
+    (補注, decided by the layout; 楚辭補注 prints the same note under his byline), not 王逸's 章句
+    (his notes start under the heading)."""
     doc = parse("kanripo-commentary/KR4a0002/KR4a0002_001.txt")
     first = doc.chapters[0]
     assert first.heading is None
     assert [(p.kind, p.layer, p.layer_name, p.commentator, p.layer_basis, p.text[:12]) for s in first.sections
-            for p in s.pieces] == [(NOTE, EDITORIAL, "按", "", LAYOUT, "隋唐書志有皇甫遵訓參解楚")]  # the title line's words too
+            for p in s.pieces] == [(NOTE, COMMENTARY, "補注", "洪興祖", LAYOUT, "隋唐書志有皇甫遵訓參解楚")]  # the title line's words too
     # under the heading: 王逸's 序, whose notes are 洪興祖's, then the classic with 王逸's 章句
     assert [(p.layer, p.commentator) for p in doc.chapters[1].sections[0].pieces if p.kind == NOTE][:1] == [
         (COMMENTARY, "洪興祖")]

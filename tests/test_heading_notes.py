@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from reader.importers.document import CLASSIC, COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, TEXT
 from reader.importers.loader import import_file, render_source
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.models import Piece
@@ -67,7 +67,7 @@ def test_the_title_line_note_of_chuci_is_one_note():
     assert (doc.work_title, doc.juan_label) == ("楚辭", "卷第一")
     assert doc.header_lines[-1] == "<pb:KR4a0002_SBCK_001-1a>¶"  # the title line is no longer header layout
     first = doc.all_pieces()[0]
-    assert (first.kind, first.layer, first.layer_name, first.layer_basis) == (NOTE, EDITORIAL, "按", LAYOUT)
+    assert (first.kind, first.layer, first.layer_name, first.commentator, first.layer_basis) == (NOTE, COMMENTARY, "補注", "洪興祖", LAYOUT)
     assert first.text.startswith("隋唐書志有皇甫遵訓參解楚辭七卷郭璞注十卷宋處士諸葛楚辭音一卷")
     assert first.text.endswith("至唐傳楚辭者皆祖騫公之音") and len(first.text) == 195
     assert first.layout[:3] == [(0, "楚辭卷第一("), (13, "/"), (26, ")¶\n(")]

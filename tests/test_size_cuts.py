@@ -47,14 +47,16 @@ def seams(doc):
 def test_chuci_sections_open_with_a_line_of_verse():
     """楚辭補注 卷一: §3 opened with 扈被也 (the note of §2's last line), §4 with 惟㨗徑以窘步 (夫 ended
     §3); every section cut for size now opens with the verse its notes follow. 王逸's 序 is a
-    section of its own, the classic (帝高陽之苗裔兮) opening the next (not a cut for size)."""
+    section of its own, the classic (帝高陽之苗裔兮) opening the next (not a cut for size); so are
+    his 叙 after the classic (叙曰…, line 894) and the writings headed by their writers, 班孟堅's
+    離騷贊序 (972) and 劉勰's 辨騷 (984)."""
     doc = parse(CHUCI)
     assert [(s.line, s.pieces[0].text[:7]) for s in doc.sections] == [
         (11, "隋唐書志有皇甫"), (19, "離騷經者屈原之"), (51, "帝高陽之苗裔兮"), (81, "扈江離與辟芷兮"), (147, "夫惟㨗徑以窘步"),
         (208, "憑不猒乎求索"), (261, "既替余以蕙纕兮"), (318, "雧芙蓉以為裳"), (389, "啓九辯與九歌兮"),
         (447, "相觀民之計極"), (512, "總余轡乎扶桑"), (575, "吾令豐隆椉雲兮"), (643, "世溷濁而嫉賢兮"),
-        (705, "摯咎繇而能調"), (775, "既干進而務入兮"), (841, "遵赤水而容與"), (915, "顚則不能扶危則"),
-        (972, "離騷贊序\u3000\u3000\u3000")]
+        (705, "摯咎繇而能調"), (775, "既干進而務入兮"), (841, "遵赤水而容與"), (894, "叙曰昔者孔子叡"),
+        (915, "顚則不能扶危則"), (972, "離騷贊序\u3000\u3000\u3000"), (984, "辨騷\u3000\u3000\u3000\u3000\u3000")]
     third, fourth = doc.sections[3], doc.sections[4]
     assert [(p.kind, p.text) for p in third.pieces[:2]] == [
         (TEXT, "扈江離與辟芷兮"), (NOTE, third.pieces[1].text)] and third.pieces[1].text.startswith("扈被也")
@@ -63,7 +65,7 @@ def test_chuci_sections_open_with_a_line_of_verse():
     last = doc.sections[2].pieces[-1]  # §3 ends with the notes on 又重之以脩能, no longer with 扈江離與辟芷兮
     assert last.kind == NOTE and last.text.startswith("補曰重儲用切") and last.text.endswith("有絶人之才者謂之能此讀若耐叶韻")
     assert all(clean_seam(x, y) for x, y in seams(doc)) and len(seams(doc)) == 14
-    assert size_cuts(doc) == [(s.line, CLEAN) for s in doc.sections[3:17]]
+    assert size_cuts(doc) == [(s.line, CLEAN) for s in doc.sections[3:16] + doc.sections[17:18]]
 
 
 @pytest.mark.parametrize("rel,phrase,number,line,sections", [

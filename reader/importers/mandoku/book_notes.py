@@ -4,14 +4,17 @@ Runs after ``commentators.assign_commentators`` on a parsed juan (pure: no ORM, 
 changes the voice (``commentator``, ``layer``, ``layer_name``; ``layer_basis`` ``LAYOUT``) of
 notes the commentator step gave the profile's default voice by default.
 
-* **The note on the book under the byline.** A juan whose byline (under the title line, before
-  any heading) names one person alone, followed by small print before any heading or text, is
-  that person's note on the book, when the book's profile knows him as a commentator
-  (``profiles.PROFILES``): 楚辭補注 (四庫, KR4a0003) 卷一 prints ``宋　洪興祖　撰`` and
-  under it ``(隋唐書志有皇甫遵訓參解楚辭…)`` before ``離騷經章句第一``: 洪興祖's 補注, not
-  王逸's 章句 (王逸's name comes only with his 章句 heading). A note on the title line itself
-  is the editors' (``title_notes.title_note``: 楚辭 SBCK 卷一, whose byline comes under the
-  heading and names both) and is left alone.
+* **The note on the book before any heading.** Small print at a juan's head, before any heading
+  or text, is a note on the book (its editions, its history), by who made the book as printed:
+  in a book whose later commentator adds to the first with a formula of his own (``_adding``:
+  楚辭's 補曰, every formula 洪興祖's) the later one, whose 補注 the book is, wherever the note stands:
+  under his byline (楚辭補注 四庫 KR4a0003 卷一: ``宋　洪興祖　撰`` over ``(隋唐書志有皇甫遵訓參解楚辭…)``)
+  or on the title line (楚辭 四部叢刊 KR4a0002 卷一: ``楚辭卷第一(隋唐書志有…)``, the same note, above
+  bylines naming both men; ``title_notes.title_note`` reads a title line's note as the editors'
+  and this voice replaces it); in another book, the one person the byline names alone, when the
+  book's profile knows him as a commentator (``profiles.PROFILES``). Never 王逸's 章句: his name
+  comes only with his 章句 heading, and he wrote on the classic, not on the book's editions
+  (the note cites the 隋 and 唐 catalogues and 唐's readers of 楚辭).
 * **Notes on the commentator's own preface.** In a book whose first commentator writes with no
   formula and a later one opens his part with one (楚辭 and 楚辭補注: 王逸's 章句, then
   洪興祖's 補注 led by 補曰), the first commentator prints under each of his 章句 headings
@@ -48,7 +51,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..document import COMMENTARY, LABEL, LAYOUT, NOTE, NOTE_KINDS, PARATEXT, SMALLPRINT, TEXT, ChapterDoc, JuanDocument
+from ..document import COMMENTARY, EDITORIAL, LABEL, LAYOUT, NOTE, NOTE_KINDS, PARATEXT, SMALLPRINT, TEXT, ChapterDoc, JuanDocument
 from ..positions import piece_positions
 from .profiles import Profile
 from .voices import Voice
@@ -68,18 +71,24 @@ def _voice_of(profile: Profile, name: str) -> Voice | None:
 
 def book_note(doc: JuanDocument, profile: Profile) -> int:
     """Set the notes at the start of ``doc``'s untitled first chapter (before any heading and
-    any text) to the voice of the one person the juan's byline names (``doc.bylines``), when
-    the book's profile (``profile``: ``profiles.profile_for(doc)``) has a voice of his (see
-    the module docstring). Notes already set to another layer than commentary (the editors'
-    title-line note) end the run. Returns how many pieces it set."""
-    if len(doc.bylines) != 1 or not doc.chapters or doc.chapters[0].heading is not None:
+    any text) to the voice of who made the book as printed (see the module docstring): the later
+    commentator of a book whose every formula is his (``_adding``), else the one person the
+    juan's byline names (``doc.bylines``), when the book's profile (``profile``:
+    ``profiles.profile_for(doc)``) has a voice of his. A note the title line's rule made the
+    editors' (``title_notes.title_note``: EDITORIAL, ``LAYOUT``) is the later commentator's too;
+    any other layer ends the run. Returns how many pieces it set."""
+    if not doc.chapters or doc.chapters[0].heading is not None or not doc.chapters[0].sections:
         return 0
-    voice = _voice_of(profile, doc.bylines[0].get("name", ""))
-    if voice is None or not doc.chapters[0].sections:
+    voice = _adding(profile)
+    title_line = voice is not None  # the title line's note, which title_note gave the editors, is his
+    if voice is None and len(doc.bylines) == 1:
+        voice = _voice_of(profile, doc.bylines[0].get("name", ""))
+    if voice is None:
         return 0
     n = 0
     for p in doc.chapters[0].sections[0].pieces:
-        if p.kind != NOTE or p.effective_layer != COMMENTARY:
+        if p.kind != NOTE or not (p.effective_layer == COMMENTARY
+                                  or title_line and p.effective_layer == EDITORIAL and p.layer_basis == LAYOUT):
             break
         p.layer, p.layer_name, p.commentator, p.layer_basis = voice.layer, voice.layer_name, voice.commentator, LAYOUT
         n += 1

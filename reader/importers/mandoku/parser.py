@@ -47,6 +47,7 @@ from .memorials import memorial_signatures
 from .paratext import mark_paratext
 from .part_lists import zhi_parts
 from .classic_titles import classic_titles
+from .prefaces import appended_writings, preface_layers
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .indented import indented_commentary, reference_indent_layers
@@ -220,6 +221,8 @@ class _Parser(LineLoop):
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         place_size_cuts(doc, every_line)
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
+        preface_layers(doc, profile, lines, prefaces)  # 王逸's 序 is his 序跋, not the classic
+        appended_writings(doc, profile)  # 王逸's 叙曰…, 離騷賛序　班孟堅: 序跋 by their writers
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
         if not self.header.tls:
             headless_tiyao(doc)  # the 四庫 提要 printed under no heading (after a 目錄): the editors', a section
