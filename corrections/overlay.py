@@ -210,6 +210,7 @@ class JuanOverlay:
         Its page breaks (``layout`` offsets) move with the text, and ``shown_offset(offset)``
         maps a code point of the text as imported to the corrected text (the section's pages
         are planned on the text as imported: ``reader.reading.chapter_views`` moves each cut)."""
+        imported_layer = p.layer
         text, layer, marks = self.apply(section_position, p.position, p.text, p.layer)
         structure = self.structure(section_position, p.position)
         if structure in (HEADING, BYLINE):  # a line that is no text of its layer: a label (a heading)
@@ -218,7 +219,7 @@ class JuanOverlay:
             p.section_start = True
         if marks:
             changes = self.changes(section_position, p.position)
-            p.layer_name, p.commentator = self.voice(layer, p.layer, p.layer_name, p.commentator)
+            p.layer_name, p.commentator = self.voice(layer, imported_layer, p.layer_name, p.commentator)
             p.text, p.layer, p.overlaid = text, layer, True
             p.overlay_marks = [(s, e, reverse("corrections:history", args=[c.pk]), mark_title(c), c.kind)
                                for s, e, c in marks]
