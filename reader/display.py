@@ -20,7 +20,7 @@ from django.utils.encoding import escape_uri_path
 
 from characters.simplified import SIMPLIFIED, language_tag
 from reader.importers.document import CLASSIC, COMMENTARY, LAYERS, READINGS, SUBCOMMENTARY
-from reader.pieces import NOTE_KINDS
+from reader.pieces import NOTE_KINDS, NOTE_LAYERS
 
 from .models import Juan, Piece
 
@@ -184,12 +184,13 @@ def juan_layers(juan: Juan) -> frozenset:
 
 def juan_layers_and_notes(juan: Juan) -> tuple[frozenset, bool]:
     """``(layers, holds notes)`` of ``juan`` in one query: the commentary layers its pieces belong to
-    (``juan_layers``) and whether any of them is a note (``NOTE_KINDS``, in any layer). The notes
-    controls (夾注, 白文, 只看注, 旁注) are offered only where one is, as they show the same page on a
-    juan of 白文 (the TLS 史記: ``display_controls``)."""
+    (``juan_layers``) and whether any of them is a note: a piece of ``NOTE_KINDS`` (in any layer) or
+    of one of ``NOTE_LAYERS`` (the commentary a book prints as large as the classic: 河上公's 章句 in the
+    道藏 老子, text pieces of layer commentary). The notes controls (夾注, 白文, 只看注, 旁注) are offered
+    only where one is, as they show the same page on a juan of 白文 (the TLS 史記: ``display_controls``)."""
     # no ordering: with Piece's default one, DISTINCT kept every row (120,000 for a long juan)
     pairs = set(Piece.objects.filter(section__juan=juan).order_by().values_list("layer", "kind").distinct())
-    return frozenset(layer for layer, _ in pairs), any(kind in NOTE_KINDS for _, kind in pairs)
+    return frozenset(layer for layer, _ in pairs), any(kind in NOTE_KINDS or layer in NOTE_LAYERS for layer, kind in pairs)
 
 
 def offered_layer_choices(present: frozenset | None, current: str) -> set[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from django.db import models, transaction
-from django.db.models import Count, F
+from django.db.models import Count, F, Q
 from django.urls import reverse
 
 from catalogue.catalogue import CatalogueClass, bu_of, class_of, entry, get_class, validate_class_code
@@ -20,7 +20,8 @@ from reader.numerals import int_to_chinese
 from reader.people import people_text
 from reader.shelving import decided_shu
 from reader.pieces import (CLASSIC, DEFAULT_BASIS, DEFAULT_LAYER, LABEL, LAYER_BASES, LAYER_NAMES, LAYERS, LAYOUT,
-                           MARKED, NOTE, NOTE_KINDS, PIECE_KINDS, RECORD, RECORD_NOTE, REFERENCE, TEXT, is_classic)
+                           MARKED, NOTE, NOTE_KINDS, NOTE_LAYERS, PIECE_KINDS, RECORD, RECORD_NOTE, REFERENCE, TEXT,
+                           is_classic)
 from reader.slugs import validate_slug
 
 PIECE_KIND_CHOICES = [
@@ -332,15 +333,15 @@ class Edition(models.Model):
 
     @property
     def unannotated(self) -> bool:
-        """True when the edition holds text and no note (no ``Piece`` of ``NOTE_KINDS`` in any of its
-        juans): a 白文 edition, as the TLS 史記 (KR2a0001), whose people are its text's makers alone
+        """True when the edition holds text and no note (no ``Piece`` of ``NOTE_KINDS`` and none of
+        ``NOTE_LAYERS``, the commentary a book prints at full size, in any of its juans): a 白文 edition, as the TLS 史記 (KR2a0001), whose people are its text's makers alone
         (``reader.people.work_people``), never the commentators the catalogue lists for the work.
         False for an edition with notes or with no text at all. Read once per object (at most two
         queries, each stopping at the first row: an annotated edition answers with the first), or
         ``unannotated_known`` where the caller set it (a reading page whose juan holds notes: False)."""
         if getattr(self, "unannotated_known", None) is None:
             pieces = Piece.objects.filter(section__juan__edition_id=self.pk)
-            self.unannotated_known = (self.pk is not None and not pieces.filter(kind__in=NOTE_KINDS).exists()
+            self.unannotated_known = (self.pk is not None and not pieces.filter(Q(kind__in=NOTE_KINDS) | Q(layer__in=NOTE_LAYERS)).exists()
                                       and pieces.exists())
         return self.unannotated_known
 

@@ -32,6 +32,10 @@ SMALLPRINT = "smallprint"  # small print that is none of the above
 #: the piece's ``commentator`` (孔穎達's 毛詩正義序, 晁說之's 記 after 王弼's 老子).
 PARATEXT = "paratext"
 LAYERS = (CLASSIC, COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT, PARATEXT)
+#: The layers of notes on the text, whatever their print size: a book that prints its commentary as
+#: large as the classic (the 道藏's 老子 editions, 水經注's 注, 南華真經註疏) stores it as ``TEXT`` pieces of
+#: these layers, not as pieces of ``NOTE_KINDS``; a juan or an edition holding either holds notes.
+NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
 #: The usual Chinese name of each layer, in ``LAYERS`` order: the one table every app names the
 #: layers by (the models' choices and the corrections form, ``reader.models.LAYER_CHOICES``; search's
 #: hit lists, page filter and API, ``search.documents.LAYER_NAMES``).

@@ -10,7 +10,8 @@ from django.db.models import Count, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Length
 
 from config.budget import check
-from reader.importers.document import CLASSIC, DEFAULT_LAYER, LAYERS
+from reader.importers.document import CLASSIC, DEFAULT_LAYER, LAYERS, TEXT
+from reader.pieces import NOTE_LAYERS
 
 from .display import Display
 from .importers.mandoku.column_order import in_reading_order
@@ -90,14 +91,21 @@ def piece_layer(piece) -> str:
     return piece.layer or DEFAULT_LAYER[piece.kind]
 
 
+def glossed(piece) -> bool:
+    """Whether ``piece`` is listed as a note in the notes-only mode: a note (``Piece.is_note``), or
+    text of a layer of notes (``reader.pieces.NOTE_LAYERS``: the commentary a book prints as large as
+    the classic, 河上公's 章句 in the 道藏 老子, 酈道元's 注 in 水經注)."""
+    return piece.is_note or (piece.kind == TEXT and not piece.is_marker and piece_layer(piece) in NOTE_LAYERS)
+
+
 def glosses(pieces: list[Piece], layers=frozenset(LAYERS), after_text: bool = True) -> list[Gloss]:
-    """Each note of ``pieces`` in ``layers`` with the words it explains: the classic since
-    the previous note of those layers (notes of other layers and marker words are left
-    out). Main text after the last note is kept only where it holds a highlight.
+    """Each note of ``pieces`` in ``layers`` (``glossed``: small print or full size) with the words it
+    explains: the classic since the previous note of those layers (notes of other layers and marker
+    words are left out). Main text after the last note is kept only where it holds a highlight.
     ``after_text``: whether main text comes before ``pieces`` (``Gloss.follows_text``)."""
     out, lemma, seen = [], [], after_text
     for p in pieces:
-        if p.is_note:
+        if glossed(p):
             if piece_layer(p) in layers:
                 out.append(Gloss(lemma, p, seen))
                 lemma = []

@@ -67,3 +67,25 @@ def test_an_edition_with_notes_names_its_commentator_and_offers_the_notes_contro
     assert notes_controls(html) == ["inline", "hidden", "only", "beside"]
     assert ("<div><dt><kbd>1</kbd> <kbd>2</kbd> <kbd>3</kbd> <kbd>4</kbd></dt><dd>夾注、白文、只看注、旁注</dd></div>"
             in html)
+
+
+@pytest.mark.django_db
+def test_commentary_printed_full_size_is_notes_its_juan_offers_the_notes_controls(client, tmp_path):
+    """老子 河上公章句 (KR5c0065, 道藏): the 章句 runs at full size with the classic, stored as text pieces of
+    layer commentary (decided by the reference, no piece of a note kind). Its juan holds notes: the four
+    notes controls are offered (they were not: only 文本, 版式, 字形, 字號), the edition is no 白文, and 只看注
+    lists each 章句 with the classic it explains."""
+    juan = imported(tmp_path, COMMENTARY / "KR5c0065", "KR5c0065_002.txt")
+    assert juan.edition.unannotated is False
+    html = client.get(f"{juan.get_absolute_url()}2/").content.decode()
+    assert notes_controls(html) == ["inline", "hidden", "only", "beside"]
+    # the keys 1-4 choose them (templates/reader/_display_controls.html's shortcuts)
+    assert ("<div><dt><kbd>1</kbd> <kbd>2</kbd> <kbd>3</kbd> <kbd>4</kbd></dt><dd>夾注、白文、只看注、旁注</dd></div>"
+            in html)
+    only = client.get(f"{juan.get_absolute_url()}2/?notes=only").content.decode()
+    glossed = [tuple(re.sub(r"<[^>]+>", "", x) for x in pair)
+               for pair in re.findall(r'<div class="gloss"><dt class="lemma">(.*?)</dt><dd>(.*?)</dd>', only)]
+    assert len(glossed) == 12  # chapter 1's twelve stretches of the classic, each with its 章句
+    assert glossed[0] == ("經文：道可道", "謂經術政教之道也")
+    assert glossed[-1] == ("經文：衆妙之門", "能知天中復有天禀氣有厚薄除情欲守中和是謂知道要妙之門户")
+    assert "（本節經文無注）" not in only

@@ -115,3 +115,36 @@ def test_search_limited_to_layers(zhushu_site, tabs):
     assert page.locator("fieldset.layers input:checked").evaluate_all("l => l.map(e => e.value)") == [
         "readings", "subcommentary"]
     tab.shot("layers-search")
+
+
+def test_commentary_printed_full_size_offers_the_notes_controls(site, tabs, tmp_path):
+    """老子 河上公章句 (KR5c0065 卷二, 道藏): the 章句 runs at full size with the classic, stored as text of
+    layer commentary. Its reading page offers 注釋 (夾注, 白文, 只看注, 旁注; before, only 文本, 版式, 字形, 字號
+    at 1280 px); 白文 shows the classic alone and 只看注 each stretch of it with its 章句; axe passes in each."""
+    import shutil
+
+    from reader.importers.loader import import_file
+
+    from ..conftest import SHARED
+
+    into = tmp_path / "KR5c0065"
+    into.mkdir()
+    shutil.copy(SHARED / "corpus" / "kanripo-commentary" / "KR5c0065" / "KR5c0065_002.txt", into)
+    juan = import_file(into / "KR5c0065_002.txt").juan
+    tab = tabs("desktop")
+    page = tab.page
+    page.goto(site + f"{juan.get_absolute_url()}2/")
+    assert page.locator('[data-setting="notes"]').evaluate_all("els => els.map(e => e.textContent.trim())") == [
+        "夾注", "白文", "只看注", "旁注"]
+    assert tab.axe() == []
+    page.locator('[data-setting="notes"][data-value="hidden"]').click()
+    page.wait_for_url(re.compile(r"notes=hidden"))
+    assert page.locator(".text-body .passage").first.evaluate(SEEN) == (
+        "道可道非常道名可名非常名無名天地之始有名萬物之母常無欲以觀其妙常有欲以觀其徼此兩者同出而異名同謂之玄玄之又玄衆妙之門")
+    assert tab.axe() == []
+    page.locator('[data-setting="notes"][data-value="only"]').click()
+    page.wait_for_url(re.compile(r"notes=only"))
+    first = page.locator(".glosses .gloss").first
+    assert (first.locator("dt").evaluate(SEEN), first.locator("dd").evaluate(SEEN)) == ("道可道", "謂經術政教之道也")
+    assert page.locator(".glosses .gloss").count() == 12
+    assert tab.axe() == []
