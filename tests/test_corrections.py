@@ -1370,3 +1370,18 @@ def test_a_layer_correction_gives_the_piece_the_new_layers_name_everywhere(searc
     api = Client().get(f"/api/works/{juan.work_id}/juans/10/sections/5/").json()
     piece = next(x for x in api["pieces"] if x["position"] == 9)
     assert (piece["layer"], piece["layer_name"]) == ("classic", "")  # as the juan's 經 are named
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_text_corrected_note_made_a_heading_keeps_its_layers_name(search_backend):
+    """A note given a text correction and made a heading kept no name (""): the rule that gives a
+    layer-corrected piece its new layer's name compared with the layer the heading had been set to."""
+    juan = import_file(SEED).juan
+    contributor, editor = account("ch", "contributor"), account("eh", "editor")
+    accept(propose(contributor, juan, kind="text", section=5, piece=1, start=0, end=1, replacement="烹",
+                   reason="r"), editor)
+    accept(propose(contributor, juan, kind="structure", section=5, piece=1, start=0, end=1, structure="heading",
+                   reason="r"), editor)
+    api = Client().get(f"/api/works/{juan.work_id}/juans/10/sections/5/").json()
+    piece = next(x for x in api["pieces"] if x["position"] == 1)
+    assert (piece["kind"], piece["text"][:4], piece["layer_name"]) == ("label", "烹肉孰也", "注")
