@@ -177,8 +177,10 @@ def short_label(label: str) -> str:
     return f"{first}至{last[shared:]}" if last[shared:] else label
 
 
-#: How an editors' appendix of collation notes ends its title (卷二考證; 左傳 writes 考証).
-APPENDIX = ("考證", "考証")
+#: How an editors' appendix of collation notes ends its title (卷二考證; 左傳 writes 考証), or the name
+#: of the editors' collation notes printed with the work that titles their part (世説新語校語 in
+#: KR3l0002_001: 〈校語〉; the importer's ``mandoku.header.COLLATION_BOOKS``).
+APPENDIX = ("考證", "考証", "校語", "校記", "校勘記")
 
 
 @dataclass(frozen=True)

@@ -317,7 +317,11 @@ def test_metadata_variants():
     doc = parse_mandoku(raw.replace("#+TITLE: 禮書綱目", "#+TITLE: 禮書綱目 / WYG"), str(J10))
     assert doc.work_title == "禮書綱目"
     witness = raw.replace("#+PROPERTY: BASEEDITION WYG    ", "#+PROPERTY: WITNESS SBCK")
-    assert parse_mandoku(witness, str(J10)).edition == "SBCK"
+    # the page breaks name the print the file transcribes (``header.page_edition``); the header only
+    # a file without any
+    assert parse_mandoku(witness, str(J10)).edition == "WYG"
+    unpaged = re.sub(r"<pb:[^>]*>", "", witness)
+    assert parse_mandoku(unpaged, str(J10)).edition == "SBCK"
     # The WYG branch file has no ID and JUAN 12 (its sequence): ID and edition come from
     # the page ids, 卷十 from the title line.
     wyg = parse_mandoku(J10_WYG.read_text(encoding="utf-8"), str(J10_WYG))

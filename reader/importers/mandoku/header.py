@@ -86,6 +86,51 @@ FILE_LABEL = re.compile(r"^" + FILE_VALUE)
 PART_NAMES = re.compile(r"^(?:序|目[録錄]|附[録錄]|後序|跋|提要)$")
 
 
+#: A juan's label in a book divided into 上, 中 and 下 and each of them again (世説新語 四部叢刊: 卷上之上
+#: … 卷下之下, six juans in three books), as the ``FILE`` property names the part (``卷中之下``).
+DIVISION_LABEL = re.compile(r"^(?:卷|巻)[上中下](?:之[上中下])?$")
+
+
+def file_juans(text: str, work: str) -> list[str]:
+    """The juans a file holds as its ``#+PROPERTY: FILE`` lines name them (``FILE_VALUE``), in
+    order, each once: the part of each line whose book is the work's (its title, up to
+    ``TITLE_VARIANTS``, begins the book's name: not 春秋胡氏傳 bound into 春秋正義's files) and
+    that is a juan's label, numbered (``JUAN_LABEL``: 卷三十) or a place in a book divided into
+    上中下 (``DIVISION_LABEL``: 卷中之下). Kanripo writes these lines from the page images'
+    catalogue, one over each part of the file (SOURCES.md), so they name the juans a file holds
+    where its title line misprints one (世説新語 KR3l0002_003 prints 世説新語卷之下 over the part its
+    ``FILE`` line, its end title 世説新語中之下 and the book's table of contents call 卷中之下) or
+    names only the first of several (KR3l0002_002: 卷中之上・卷下之上・卷下之下). The parts of
+    another book in the file name no juan of the work, nor do the editors' collation notes printed
+    with it (``COLLATION_BOOKS``: 世説新語校語's ``一卷``, 經典釋文校勘記's ``卷上``). [] when none."""
+    own = (work or "").translate(TITLE_VARIANTS)
+    found = []
+    for m in re.finditer(r"^#\+PROPERTY: FILE " + FILE_VALUE.replace("$", "(?=\n|$)"), text, re.M):
+        book = m["book"].translate(TITLE_VARIANTS)
+        if own and book.startswith(own) and book[len(own):] not in COLLATION_BOOKS and (
+                JUAN_LABEL.match(m["part"]) or DIVISION_LABEL.match(m["part"])):
+            found.append(m["part"])
+    return list(dict.fromkeys(found))
+
+
+#: What a book of the editors' collation notes printed with the work is called after the work's
+#: title (``SB03n0059-001世説新語校語-一卷.``: 世説新語校語, 孫毓修's notes on the 四部叢刊 世説新語).
+COLLATION_BOOKS = ("校語", "校記", "校勘記")
+
+
+def collation_part(value: str, work: str) -> str:
+    """The name of the editors' collation notes (``COLLATION_BOOKS``) a part of a file is, from
+    the value of its ``#+PROPERTY: FILE`` line (``FILE_LABEL``): the book it names is the work's
+    title (up to ``TITLE_VARIANTS``) and one of those words (世説新語校語 for 世説新語: 校語); ""
+    for any other part or value."""
+    m = FILE_LABEL.match(value or "")
+    own = (work or "").translate(TITLE_VARIANTS)
+    if not m or not own:
+        return ""
+    book = m["book"].translate(TITLE_VARIANTS)
+    return next((word for word in COLLATION_BOOKS if book == own + word), "")
+
+
 def part_title(value: str, props: list[str]) -> str:
     """The title of a part of a file (a mid-file ``#+PROPERTY: JUAN value``): ``value`` (a name
     Kanripo supplies in brackets without them, ``part_name``: ``[提要]`` → 提要), or, where
@@ -473,6 +518,66 @@ def juan_label_parts(labels: list[str]) -> list[str]:
 KAOZHENG = ("考證", "考証")
 
 
+#: A page id of a Kanripo file's ``<pb:…>`` (``KR5c0065_HFL_001-001b``): the text's ID and the edition's code.
+PAGE_ID = re.compile(r"^(?P<id>[A-Za-z0-9]+?)_(?P<ed>[^_]+)_")
+
+
+def page_edition(text: str) -> str:
+    """The edition a Kanripo file transcribes: the code most of its page breaks name
+    (``<pb:KR5c0065_HFL_001-001b>``: HFL), "" when it has none. A file marks the pages of the
+    print it was transcribed from with ``<pb:ID_EDITION_…>`` and may mark another print's pages
+    with ``<md:ID_EDITION_…>`` (``../shared/corpus/SOURCES.md``): the ``HFL`` branch of 老子道德經
+    (KR5c0065) is the 道藏 涵芬樓 print, its pages ``<pb:…_HFL_…>``, the 四部叢刊's ``<md:…_SBCK_…>``,
+    while its header keeps the repository's ``BASEEDITION SBCK``. So the page breaks name the
+    edition and the header only a file without any (``fill_metadata``); a stray page break of
+    another print (KR5c0073 and KR5c0139 print one ``_SJB_`` among their ``_HFL_`` ones) does not."""
+    codes: dict[str, int] = {}
+    for page in PB.findall(text):
+        m = PAGE_ID.match(page)
+        if m:
+            codes[m["ed"]] = codes.get(m["ed"], 0) + 1
+    return max(codes, key=lambda code: codes[code]) if codes else ""
+
+
+#: What follows a juan title at a juan's start in the 道藏: the 千字文 character of its case and
+#: the volume's number in it (河上公 ``道德眞經註卷之四知四``, 王弼 ``道德眞經註卷之二得四``).
+CASE_MARK = r"(?:[^\s()<>¶\u3000/卷巻][一二三四五六七八九十]{1,3})?"
+
+
+def juan_titles(text: str, work: str) -> list[tuple[int, int]]:
+    """``(start, end)`` in ``text`` of each juan title it holds: the work's title as the book
+    writes it (each character or its form in ``header.TITLE_VARIANTS``: 道德眞經註 for 道德真經注),
+    卷之 and the juan's number, then the case mark (``CASE_MARK``), at the juan's start and end."""
+    if not work:
+        return []
+    forms: dict[str, set[str]] = {}
+    for a, b in TITLE_VARIANTS.items():
+        forms.setdefault(chr(b), set()).add(chr(a))
+    title = "".join("[" + re.escape(c + "".join(sorted(forms.get(c, ())))) + "]" for c in work.translate(TITLE_VARIANTS))
+    pattern = re.compile(title + r"[卷巻]之[一二三四五六七八九十]+" + CASE_MARK)
+    return [m.span() for m in pattern.finditer(text)]
+
+
+def held_juans(text: str, work: str) -> list[str]:
+    """The labels of the juans of a 道藏 print whose text a file holds, read from the juan titles
+    the transcription leaves in it (``juan_titles``, over the text without its page tags, ``¶``
+    and line ends, which may cut a title: ``道德眞經註¶卷之一``), in the file's order, each once:
+    ``["卷之一", "卷之二"]`` for 河上公's KR5c0065_002, whose header names no juan and whose first
+    title (卷之一) is the end title of the juan it opens with. The print marks a juan's start with
+    its case mark (``CASE_MARK``: ``卷之三知三``) and its end without; a start title that is the
+    file's last title is the next juan's, on the pages bound after this one's end
+    (``…卷之二道德眞經註卷之三知三`` then only the byline), and names no juan of the file. [] when
+    the file prints none."""
+    body = re.sub(r"<[^<>\n]*>|¶|\r?\n", "", text)
+    titles = []
+    for start, end in juan_titles(body, work):
+        m = re.search(r"[卷巻]之(?P<num>[一二三四五六七八九十]+)(?P<mark>.*)$", body[start:end])
+        titles.append(("卷之" + m["num"], bool(m["mark"])))
+    if titles and titles[-1][1] and all(label != titles[-1][0] for label, _ in titles[:-1]):
+        titles.pop()
+    return list(dict.fromkeys(label for label, _ in titles))
+
+
 def read_header_block(text: str, lines: list[str]) -> tuple[Header, int]:
     """The org header: ``(Header, index of the first line after the leading # lines)``."""
     header = Header()
@@ -492,12 +597,11 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     doc.work_title = header.work
     ids = PB.findall(text[:20000])
     doc.kanripo_id = header.prop("ID")
-    doc.edition = (header.prop("BASEEDITION") or header.prop("WITNESS")).strip()
+    doc.edition = page_edition(text) or (header.prop("BASEEDITION") or header.prop("WITNESS")).strip()
     if ids:
-        m = re.match(r"^(?P<id>[A-Za-z0-9]+?)_(?P<ed>[^_]+)_", ids[0])
+        m = PAGE_ID.match(ids[0])
         if m:
             doc.kanripo_id = doc.kanripo_id or m["id"]
-            doc.edition = doc.edition or m["ed"]
     stem = Path(path).stem
     if not doc.kanripo_id:
         m = re.match(r"^(KR[0-9a-z]+)", stem)
@@ -543,6 +647,9 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         if candidate:
             label = "・".join(dict.fromkeys(unrepeated(part) for part in juan_label_parts(candidate)))
             break
+    printed = file_juans(text, header.work)
+    if not label and printed and (len(printed) > 1 or not JUAN_LABEL.match(title_label)):
+        label = "・".join(printed)  # 世説新語 KR3l0002_003: 卷中之下, where its title line prints 卷之下
     if not label and title_label and JUAN_LABEL.match(title_label):
         label = title_label
     if not label and org and org["title"]:
@@ -553,6 +660,10 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
         m = FILE_LABEL.match(header.prop("FILE"))
         if m and (JUAN_LABEL.match(m["part"]) or PART_NAMES.match(m["part"])):
             label = m["part"]
+    if not label and doc.edition in DAOZANG_EDITIONS:
+        # a file of a 道藏 print that names no juan (河上公's KR5c0065_002: 卷之一・卷之二) is
+        # labelled by the juans whose titles it prints, so that none of them looks missing
+        label = "・".join(held_juans(text, header.work))
     doc.juan_label = label
     number = None
     for candidate in (label.split("・")[0], title_label):

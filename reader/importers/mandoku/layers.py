@@ -65,7 +65,8 @@ or its byline names 音義 or 疏. There:
   ``近觀孝經舊注踳駮尤甚``, 毛詩注疏 原目 ``周南關雎詁訓傳第一``).
 * other small print: ``(按…)`` / ``(謹按…)`` is EDITORIAL (按), anything else SMALLPRINT.
 * a part whose title ends in 考證 or 考証 (``#+PROPERTY: JUAN 卷一考證``) is the editors'
-  collation notes: EDITORIAL (考證), and so is a file that is such a part alone (周易註疏
+  collation notes: EDITORIAL (考證), a part of 校語 (``header.collation_part``: 世説新語校語) EDITORIAL
+  named so, and so is a file that is such a part alone (周易註疏
   KR1a0007_023, ``JUAN 卷六考證`` in its header: its chapters up to a part of another title;
   ``kaozheng_chapters``); a section titled 提要 (the 四庫 editors' summary of the
   book, before its text: ``　　提要¶　　　　(臣/)等謹按…``) is the editors' words too:
@@ -90,7 +91,7 @@ from ..document import CLASSIC, EDITORIAL, NOTE, RECORD, SMALLPRINT, SUBCOMMENTA
 from .classic_returns import classic_boundaries
 from .commentary_markers import commentator_names, edition_markers, note_formulas
 from .edition_forms import SUB_WORDS, detect_form, front_matter
-from .header import KAOZHENG, TIYAO_TITLE
+from .header import COLLATION_BOOKS, KAOZHENG, TIYAO_TITLE
 from .humble_notes import join_humble
 from .piece_splits import render_pieces, set_layer
 from .zhushu_paragraphs import zhushu_paragraph
@@ -118,6 +119,8 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
     kaozheng = kaozheng_chapters(doc)
     for chapter in doc.chapters:
         editorial = id(chapter) in kaozheng
+        # 考證, or the name of the editors' collation notes the part is (世説新語校語: 校語)
+        notes = chapter.title if chapter.title in COLLATION_BOOKS else "考證"
         state = CLASSIC
         previous = None  # the last piece, in reading order
         last_para, last_indent = None, None  # the previous section's last paragraph
@@ -126,7 +129,7 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
             section.paragraphs = [join_humble(para) for para in section.paragraphs]
             if editorial or section.title == TIYAO_TITLE:
                 for p in section.pieces + section.records:
-                    set_layer(p, EDITORIAL, "考證" if editorial else TIYAO_TITLE)
+                    set_layer(p, EDITORIAL, notes if editorial else TIYAO_TITLE)
                 continue
             if form == "zhushu":
                 previous_indent = None if not section.continues_paragraph else -1
@@ -171,14 +174,16 @@ def kaozheng_chapters(doc: JuanDocument) -> set[int]:
     (``卷二考證`` after 尚書注疏 卷二 in its file), and, in a file whose own part is one
     (``doc.juan_parts[0]``, the header's ``JUAN 卷六考證``: 周易註疏 stores each juan's 考證 in a
     file of its own), every chapter before the first part of another title (a part is a
-    chapter with a title and no heading: ``line_loop``)."""
+    chapter with a title and no heading: ``line_loop``); and each part of the editors' collation
+    notes printed with the work, titled by their name (``header.COLLATION_BOOKS``: 世説新語校語, a
+    chapter titled 校語 before 卷上之上 in KR3l0002_001, ``line_loop``)."""
     own = bool(doc.juan_parts) and doc.juan_parts[0].endswith(KAOZHENG)
     found: set[int] = set()
     for chapter in doc.chapters:
         title = chapter.title or ""
         if title and chapter.heading is None:  # a part of the file (#+PROPERTY: JUAN)
             own = False
-        if own or title.endswith(KAOZHENG):
+        if own or title.endswith(KAOZHENG) or (title in COLLATION_BOOKS and chapter.heading is None):
             found.add(id(chapter))
     return found
 

@@ -19,7 +19,7 @@ from ..bylines import readings_part, role_apart
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
 from ..errors import TextFormatError
 from .tls import org_title, table_row
-from .header import COLLECTION, KAOZHENG, PROPERTY, part_title, ORG_HEADING
+from .header import COLLECTION, FILE_PROPERTY, KAOZHENG, PROPERTY, collation_part, file_juans, part_title, ORG_HEADING
 from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_notes, listed_heading, listed_titles,
                        printed_title)
 from .lines import (
@@ -148,6 +148,13 @@ class LineLoop:
         in_verse = False                 # inside #+BEGIN_VERSE … #+END_VERSE (a gāthā of the Taishō editions)
         readings = readings_part(self.doc.header_lines)  # a part of 經典釋文: its 篇 headings note their number
         front = front_juan(self.doc)  # a 卷首: its documents may start with no #+PROPERTY (``document_head``)
+        # a part of the editors' collation notes printed with the work (世説新語校語 before 卷上之上 in
+        # KR3l0002_001): a chapter of its own, named after them; the 篇 headings it prints name the 篇
+        # its notes are on, no chapter of the juan (``notes``: no heading is read while it is set)
+        holds_own = bool(file_juans("\n".join(lines), self.header.work))
+        notes = collation_part(self.header.prop("FILE"), self.header.work) if holds_own else ""
+        if notes:
+            units.append(Unit("part", start + 1, chapter=ChapterDoc(title=notes, heading=None)))
 
         def flush_trailing():
             nonlocal pending
@@ -190,7 +197,9 @@ class LineLoop:
                     spaced = kaozheng and spaced_entries(lines, i + 1, end)
                     j, _ = self.header.read_header(lines, i + 1, end, first=False)
                     pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i, j)]
-                    chapter = ChapterDoc(title=part_title(part_value, lines[i + 1:j]), heading=None)
+                    notes = next((collation_part(lines[k].split("FILE", 1)[1].strip(), self.header.work)
+                                  for k in range(i + 1, j) if FILE_PROPERTY.match(lines[k])), "") if holds_own else ""
+                    chapter = ChapterDoc(title=notes or part_title(part_value, lines[i + 1:j]), heading=None)
                     units.append(Unit("part", lineno, chapter=chapter))
                     cont, unit, mode, closer_unit = None, None, "main", None
                     para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
@@ -306,7 +315,7 @@ class LineLoop:
             elif self.header.tls and TLS_HEADING.match(line):
                 m = TLS_HEADING.match(line)
                 heading = (line, ChapterDoc(title=m["title"], heading=line))
-            elif at_start and not indent and line.endswith(PILCROW) and print_width(line) < full:
+            elif at_start and not notes and not indent and line.endswith(PILCROW) and print_width(line) < full:
                 # a heading ends its printed line short; a full line runs on (禮書綱目 卷四十四
                 # 「司巫掌羣巫之政令　大祝掌六祝之辭以事鬼神示」 after a 右 closer's record, 春秋正義's
                 # 「十八年注來告至曰災　正義曰…」): its words after U+3000 are no category
@@ -318,10 +327,10 @@ class LineLoop:
             # a 篇 heading of a book of readings with its note after its number, at the top of a column
             # (士昬禮第二(鄭云…)納采), not the rest of a word the full line before cut (…故訓 over 傳第一(…))
             top = not (cont and (cont[0] == "open" or (cont[0] == "text" and prev_width >= full)))
-            numbered = None if heading or entry or not readings or indent > 4 or not top \
+            numbered = None if heading or entry or notes or not readings or indent > 4 or not top \
                 else number_noted_heading(stripped, lineno, "".join(pending) + indent_str, units)
             # a 篇 heading alone on its line mid-juan, after a line that ended its paragraph
-            lone_m = LONE_NUMBERED_CHAPTER.match(stripped) if (not heading and not entry and not at_start and indent <= 4 and not
+            lone_m = LONE_NUMBERED_CHAPTER.match(stripped) if (not heading and not entry and not at_start and not notes and indent <= 4 and not
                 self.header.tls and not (cont and cont[0] == "open")) else None
             # (after a full line too when it is the juan's next 篇: the 孝經 四部叢刊 ``天子章第二`` under a
             # note that fills its line; a line that ends a sentence names any 篇, not the next)
@@ -329,7 +338,7 @@ class LineLoop:
                                                     para_break or prev_width < full - KAOZHENG_SLACK
                                                     or follows_last(lone_m["title"], units))
             # a 篇 that the juan's own contents list names (人物志 ``體别第二(…)`` after its list's 體别二)
-            in_list = not lone and not heading and not entry and bool(listed) and not self.header.tls and indent <= 4 \
+            in_list = not lone and not heading and not entry and not notes and bool(listed) and not self.header.tls and indent <= 4 \
                 and listed_heading(stripped, listed)
             lone = lone or in_list
             # a 章 of a book of readings, its name alone on a line at the top of a column (孝經音義
@@ -342,7 +351,7 @@ class LineLoop:
             sequel = not (readings or heading or entry or at_start or lone or self.header.tls or indent > 4
                           or not top) and next_heading(stripped, units)
             if not heading and not entry and not numbered and (at_start or lone or sequel) and not self.header.tls \
-                    and indent <= 4:
+                    and indent <= 4 and not notes:
                 m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None) \
                     or (READINGS_ZHANG.match(stripped) if zhang else None) \
                     or (ZHANGJU_CHAPTER.match(stripped) if not units else None)  # 梁惠王章句上(…) at the juan's head

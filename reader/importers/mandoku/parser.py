@@ -68,7 +68,7 @@ def parse_mandoku(text: str, path: str, readme: str | None = None) -> JuanDocume
 
     Metadata: ``work_title`` from ``#+TITLE`` (without `` / EDITION``), ``kanripo_id`` from
     ``#+PROPERTY: ID`` (else the page ids or the file name), ``edition`` from
-    ``BASEEDITION`` or ``WITNESS`` (else the page ids), ``juan_label`` from the Readme
+    the page ids (the code most ``<pb:…>`` name, ``header.page_edition``), else ``BASEEDITION`` or ``WITNESS``, ``juan_label`` from the Readme
     table, ``#+PROPERTY: JUAN`` (non-numeric values; several parts are joined with ・ and
     listed in ``juan_parts``; a 考證 part belongs to the juan it follows, ``header.juan_label_parts``), the title line (卷第一) or the first org heading;
     ``juan_number`` from a 卷 label (卷十 → 10), else the file's sequence number;

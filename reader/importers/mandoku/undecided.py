@@ -53,7 +53,7 @@ from ..document import (CLASSIC, COMMENTARY, LABEL, REFERENCE, TEXT, ChapterDoc,
                         interleave_layout)
 from .boundaries import is_text, match_form, match_letters
 from .classics import CLASSICS_DIR
-from .header import TITLE_VARIANTS
+from .header import CASE_MARK, TITLE_VARIANTS, juan_titles  # noqa: F401  (CASE_MARK: its home was here)
 from .piece_splits import split_piece
 from .segmenting import segment
 from .witnesses import merge, merged_slice
@@ -416,25 +416,6 @@ def classic_flags(texts: list[str], reference: str, opening: frozenset[int] = fr
         out.append(flags[at:at + len(t)])
         at += len(t)
     return out
-
-
-#: What follows a juan title at a juan's start in the 道藏: the 千字文 character of its case and
-#: the volume's number in it (河上公 ``道德眞經註卷之四知四``, 王弼 ``道德眞經註卷之二得四``).
-CASE_MARK = r"(?:[^\s()<>¶\u3000/卷巻][一二三四五六七八九十]{1,3})?"
-
-
-def juan_titles(text: str, work: str) -> list[tuple[int, int]]:
-    """``(start, end)`` in ``text`` of each juan title it holds: the work's title as the book
-    writes it (each character or its form in ``header.TITLE_VARIANTS``: 道德眞經註 for 道德真經注),
-    卷之 and the juan's number, then the case mark (``CASE_MARK``), at the juan's start and end."""
-    if not work:
-        return []
-    forms: dict[str, set[str]] = {}
-    for a, b in TITLE_VARIANTS.items():
-        forms.setdefault(chr(b), set()).add(chr(a))
-    title = "".join("[" + re.escape(c + "".join(sorted(forms.get(c, ())))) + "]" for c in work.translate(TITLE_VARIANTS))
-    pattern = re.compile(title + r"[卷巻]之[一二三四五六七八九十]+" + CASE_MARK)
-    return [m.span() for m in pattern.finditer(text)]
 
 
 def label_titles_and_bylines(doc: JuanDocument) -> None:

@@ -1,0 +1,123 @@
+"""Juans, editions and the editors' notes as the print names them, on two books a new user found
+wrong (issue 27 point 4): 世説新語 (四部叢刊, Kanripo KR3l0002), whose files hold several juans and,
+before 卷上之上, 孫毓修's 世説新語校語; and 河上公's 老子 (KR5c0065), a branch that transcribes the
+正統道藏 涵芬樓 print under the repository's ``BASEEDITION SBCK``, its 卷之一 and 卷之二 in one file.
+Parser rules: ``header.file_juans``, ``header.collation_part``, ``header.held_juans``,
+``header.page_edition``; on real files of ``../shared/corpus/kanripo-commentary``."""
+import shutil
+
+import pytest
+
+from reader.citation import juan_citation_text
+from reader.importers.document import EDITORIAL
+from reader.importers.loader import import_file
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.header import collation_part, file_juans, held_juans, page_edition
+from reader.juans import juan_contents
+from reader.models import Chapter, Juan
+
+from .conftest import SHARED
+
+BOOKS = SHARED / "corpus" / "kanripo-commentary"
+SHISHUO = BOOKS / "KR3l0002"
+HESHANG = BOOKS / "KR5c0065"
+WANG_BI = BOOKS / "KR5c0073"
+
+
+def parsed(path):
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(path), (path.parent / "Readme.org").read_text(encoding="utf-8"))
+    assert render_mandoku(doc) == raw
+    return doc
+
+
+def test_a_file_is_labelled_by_the_juans_its_file_lines_name():
+    """Each part of a 四部叢刊 file has a ``#+PROPERTY: FILE`` line naming the part (卷中之下); the
+    title line of KR3l0002_003 misprints 世説新語卷之下 over 中之下 (its end title 世説新語中之下), and
+    _001 and _002 hold two and three juans, their title lines naming one or none."""
+    labels = [parsed(SHISHUO / f"KR3l0002_00{n}.txt").juan_label for n in range(4)]
+    assert labels == ["序", "卷上之上・卷上之下", "卷中之上・卷下之上・卷下之下", "卷中之下"]
+    raw = (SHISHUO / "KR3l0002_001.txt").read_text(encoding="utf-8")
+    # the 校語 is another book's part (世説新語校語 一卷): no juan of the work
+    assert file_juans(raw, "世説新語") == ["卷上之上", "卷上之下"]
+    assert collation_part("SB03n0059-001世説新語校語-一卷.", "世説新語") == "校語"
+    assert collation_part("SB03n0058-001世説新語-卷上之上.", "世説新語") == ""
+    # a file of collation notes alone keeps its label and its chapters (經典釋文校勘記 卷上)
+    jingbu = SHARED / "corpus" / "kanripo-jingbu" / "KR1g0003" / "KR1g0003_031.txt"
+    assert file_juans(jingbu.read_text(encoding="utf-8"), "經典釋文") == []
+
+
+def test_the_collation_notes_before_the_first_juan_are_the_editors_and_no_chapters():
+    """KR3l0002_001 opens with 世説新語校語 (孫毓修's collation of the 袁本 with a 宋本, with the 宋本's
+    postfaces), which prints the 篇 names its notes are on: one chapter 〈校語〉 of the editors'
+    layer, its 篇 names section titles, and the juan's own chapters after it in the book's order."""
+    doc = parsed(SHISHUO / "KR3l0002_001.txt")
+    assert [c.title for c in doc.chapters] == ["校語", "德行第一", "言語第二", "政事第三", "文學第四"]
+    notes = doc.chapters[0]
+    assert [s.title for s in notes.sections][2:6] == ["德行第一", "言語第二", "政事第三", "文學第四"]
+    assert len(notes.sections) == 36 and notes.sections[-1].title == "仇隟第三十六"
+    layers = {}
+    for s in notes.sections:
+        for p in s.pieces + s.records:
+            key = (p.kind, p.layer, p.layer_name, p.commentator)
+            layers[key] = layers.get(key, 0) + len(p.text)
+    assert layers == {("text", EDITORIAL, "校語", ""): 5685, ("note", EDITORIAL, "校語", ""): 2756,
+                      ("label", EDITORIAL, "校語", ""): 195}
+    # the book's own text is 劉義慶's, its notes 劉孝標's, as before
+    first = doc.chapters[1].sections[0].pieces
+    assert first[0].text.startswith("陳仲舉言為士則行為世範") and first[0].layer != EDITORIAL
+    assert {(p.layer_name, p.commentator) for c in doc.chapters[1:] for s in c.sections for p in s.pieces
+            if p.kind == "note"} == {
+        ("注", "劉孝標")}
+
+
+def test_the_juans_of_the_daozang_print_a_file_holds_are_its_label():
+    """河上公 (KR5c0065): _000 and _001 hold a header only; _002 holds 卷之一 (its end title
+    ``道德眞經註¶卷之一``) and 卷之二 (``道德眞經註卷之二知二`` … ``卷之¶二``), then 卷之三's title on the
+    pages bound after it; _003 卷之三 and 卷之四. The edition is the 道藏 涵芬樓 print its page
+    breaks name, not the repository's BASEEDITION."""
+    docs = [parsed(HESHANG / f"KR5c0065_00{n}.txt") for n in (2, 3)]
+    assert [(d.juan_label, d.juan_number, d.file_sequence, d.edition) for d in docs] == [
+        ("卷之一・卷之二", 1, 2, "HFL"), ("卷之三・卷之四", 3, 3, "HFL")]
+    raw = (HESHANG / "KR5c0065_002.txt").read_text(encoding="utf-8")
+    assert held_juans(raw, "道德真經注") == ["卷之一", "卷之二"]
+    assert page_edition(raw) == "HFL" and "BASEEDITION SBCK" in raw
+    # the 王弼 edition's title lines name its juans, one a file; one stray page of another print
+    # (``<pb:KR5c0073_SJB_…>``) does not name its edition
+    docs = [parsed(WANG_BI / f"KR5c0073_00{n}.txt") for n in (1, 2, 3, 4)]
+    assert [(d.juan_label, d.edition) for d in docs] == [("卷之一", "HFL"), ("卷之二", "HFL"), ("卷之三", "HFL"),
+                                                         ("卷之四", "HFL")]
+
+
+def imported(tmp_path, folder, *names):
+    into = tmp_path / folder.name
+    into.mkdir()
+    for name in names:
+        shutil.copy(folder / name, into)
+    shutil.copy(folder / "Readme.org", into)
+    return [import_file(into / name).juan for name in names]
+
+
+@pytest.mark.django_db
+def test_the_citations_and_the_work_page_name_the_printed_juans(tmp_path, client):
+    """Imported: 卷上之上・卷上之下 is cited by its own chapters in their order, not the 校語's 篇
+    names before 德行第一; the work page lists 〈校語〉 as the juan's appendix. 河上公's edition is named
+    正統道藏・涵芬樓版本 and its juans 卷之一・卷之二 and 卷之三・卷之四: no 卷 looks missing."""
+    first, third = imported(tmp_path, SHISHUO, "KR3l0002_001.txt", "KR3l0002_003.txt")
+    chapters = list(Chapter.objects.filter(juan=first).order_by("position"))
+    assert juan_citation_text(first, chapters) == (
+        "〔劉宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷上之上・卷上之下〈德行第一〉〈言語第二〉〈政事第三〉〈文學第四〉"
+        "（四部叢刊本，Kanripo KR3l0002_001）")
+    assert juan_citation_text(third, Chapter.objects.filter(juan=third).order_by("position")).split("》")[1] == \
+        "卷中之下〈賞譽第八〉〈品藻第九〉〈規箴第十〉〈捷悟第十一〉〈夙惠第十二〉〈豪爽第十三〉（四部叢刊本，Kanripo KR3l0002_003）"
+    juans = list(Juan.objects.filter(edition=first.edition).order_by("number"))
+    juan_contents(juans)
+    assert [(j.label, [c.title for c in j.contents], j.appendices) for j in juans] == [
+        ("卷上之上・卷上之下", ["德行第一", "言語第二", "政事第三", "文學第四"], ["校語"]),
+        ("卷中之下", ["賞譽第八", "品藻第九", "規箴第十", "捷悟第十一", "夙惠第十二", "豪爽第十三"], [])]
+    body = client.get(f"/works/{first.edition.slug}/").content.decode()
+    assert "附〈校語〉" in body
+    second, fourth = imported(tmp_path, HESHANG, "KR5c0065_002.txt", "KR5c0065_003.txt")
+    assert second.edition.cited_name == "正統道藏・涵芬樓版本"
+    assert [(j.number, j.label) for j in (second, fourth)] == [(2, "卷之一・卷之二"), (3, "卷之三・卷之四")]
+    assert juan_citation_text(second).split("《")[1] == "道德真經注》卷之一・卷之二（正統道藏・涵芬樓版本，Kanripo KR5c0065_002）"
