@@ -95,9 +95,8 @@ class Work(models.Model):
     The slug follows the one slug rule (``reader.slugs``): ``save()`` refuses any other."""
 
     title = models.CharField(max_length=200)
-    other_titles = models.TextField(blank=True, default="",
-                                    help_text="other titles the sources give the work, one a line "
-                                              "(a Kanripo Readme.org's: 老子道德經 for 道德真經注)")
+    other_titles = models.TextField(blank=True, default="", help_text="other titles the sources give the work, "
+                                    "one a line (a Kanripo Readme.org's: 老子道德經 for 道德真經注)")
     author = models.CharField(max_length=100, blank=True)
     native_place = models.CharField(max_length=100, blank=True)
     dynasty = models.CharField(max_length=20, blank=True)

@@ -5,8 +5,9 @@ collection's rule: ``search.facets`` builds the author and dynasty filters with 
 form the commentator filter (``commentator_filter``). Pure: the facet table is passed in."""
 from __future__ import annotations
 
+from reader.pieces import COMMENTARY
+
 from .backends import WrittenBy
-from .documents import COMMENTARY
 
 
 def quoted_parts(table) -> tuple[tuple[int, str], ...]:

@@ -40,13 +40,13 @@ from typing import NamedTuple
 
 from catalogue.catalogue import order_key
 from characters.passages import join_runs
-from reader.importers.document import (CLASSIC, COMMENTARY, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, PARATEXT,
-                                       READINGS, RECORD, RECORD_NOTE, SMALLPRINT, SUBCOMMENTARY)
+from reader.importers.document import (CLASSIC, DEFAULT_LAYER, EDITORIAL, LABEL, NOTE_KINDS, PARATEXT, RECORD,
+                                       RECORD_NOTE)
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.column_order import reading_groups
 from reader.models import Piece
 from reader.people import byline_pieces
-from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES
+from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES, NOTE_LAYERS
 
 #: What each rule of this module for reading a stored juan into passages adds to the one before,
 #: by number: a number is added whenever the same stored juan would be indexed otherwise (passages
@@ -62,8 +62,6 @@ ANALYSIS_CHANGES = {
 }
 ANALYSIS = max(ANALYSIS_CHANGES)
 
-#: Layers of commentary a note can belong to (``reader.importers.document.LAYERS`` less the classic).
-NOTE_LAYERS = (COMMENTARY, READINGS, SUBCOMMENTARY, EDITORIAL, SMALLPRINT)
 #: Readers' public annotations (``corrections``), then front and back matter (``PARATEXT``):
 #: after the others, so that the other layers keep the codes the indexes store them by.
 ANNOTATION = "annotation"
