@@ -43,6 +43,30 @@ def notes(doc):
     return [(p.commentator, p.layer, p.layer_name, p.text) for p in doc.all_pieces() if p.kind == NOTE]
 
 
+def test_wenxuan_headings_with_their_notes_are_labels():
+    """文選 prints its headings stacked at a juan's head, each deeper than the one above; one that
+    carries its note (small print running on) is a heading as those alone on their line are, not
+    text of the 選文: 六臣註文選 卷第一 ``　賦甲(…)`` and ``　　　班孟堅兩都賦二首(…)`` (a group's title with
+    its author) over ``　　兩都賦序``; 文選註 卷一 ``賦甲(…)`` over ``　京都上``. Over both books 11 headings in
+    9 juans; the text starts at 或曰賦者古詩之流也."""
+    doc = parse("kanripo-commentary/KR4h0003/KR4h0003_001.txt")
+    assert [(p.kind, p.layer, p.text) for p in doc.all_pieces()[:25] if p.kind != NOTE][:6] == [
+        (LABEL, "", "賦甲"), (LABEL, "", "京都上"), (LABEL, "", "班孟堅兩都賦二首"), (LABEL, "", "兩都賦序"),
+        (LABEL, "", "班孟堅"), (TEXT, "", "或曰賦者古詩之流也")]
+    li = parse("kanripo-commentary/KR4h0002/KR4h0002_001.txt")
+    assert [(p.kind, p.text) for p in li.all_pieces() if p.kind != NOTE][:5] == [
+        (LABEL, "賦甲"), (LABEL, "京都上"), (LABEL, "兩都賦序"), (LABEL, "班孟堅"), (TEXT, "或曰賦者古詩之流也")]
+    heads = {}
+    for rel in ("KR4h0002/KR4h0002_003", "KR4h0002/KR4h0002_007", "KR4h0002/KR4h0002_013", "KR4h0002/KR4h0002_019",
+                "KR4h0002/KR4h0002_037", "KR4h0003/KR4h0003_007", "KR4h0003/KR4h0003_019", "KR4h0003/KR4h0003_043"):
+        pieces = parse(f"kanripo-commentary/{rel}.txt").all_pieces()
+        heads[rel.split("/")[1]] = [p.text for k, p in enumerate(pieces[:-1]) if p.kind == LABEL and pieces[k + 1].kind == NOTE
+                                    and not any(q.kind == TEXT for q in pieces[:k])][:1]
+    assert heads == {"KR4h0002_003": ["京都中"], "KR4h0002_007": ["郊祀"], "KR4h0002_013": ["物色"],
+                     "KR4h0002_019": ["情"], "KR4h0002_037": ["表"], "KR4h0003_007": ["郊祀"], "KR4h0003_019": ["情"],
+                     "KR4h0003_043": ["書下與山巨源絶交書一首"]}
+
+
 def test_liuchen_notes_are_split_by_commentator_in_reading_order():
     """六臣註文選 (四部叢刊): 善曰 銑曰 向曰 … in one note, columns often in reverse order."""
     doc = parse("kanripo-commentary/KR4h0003/KR4h0003_001.txt")
@@ -648,7 +672,7 @@ class TestImportedCommentaryBooks:
         liuchen = commentary_juans[0]
         body = client.get(f"/works/{liuchen.edition.slug}/juan/{liuchen.number}/1/",
                           {"layout": "horizontal", "notes": "inline"}).content.decode()
-        assert ('<p class="passage"><span class="text" id="s1-p0">賦甲</span>'
+        assert ('<p class="passage"><span class="label" id="s1-p0">賦甲</span>'
                 '<span class="note joins-next layer-commentary" data-layer="注" id="s1-p2" role="note">'
                 '<span class="visually-hidden">注（李善）：</span>善曰賦甲者舊題甲乙所以紀卷先後今</span>'
                 '<span class="note joins-previous layer-commentary" data-layer="注" id="s1-p1" role="note">'

@@ -48,6 +48,7 @@ from .paratext import mark_paratext
 from .part_lists import zhi_parts
 from .classic_titles import classic_titles
 from .prefaces import appended_writings, preface_layers
+from .anthology_titles import head_labels
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .indented import indented_commentary, reference_indent_layers
@@ -232,6 +233,9 @@ class _Parser(LineLoop):
         # 本義(…), 集說(…): the label of the block of notes it leads (after the 序跋 are marked: a name over
         # its note in a preface's list is no label)
         label_blocks(doc, block_words(doc, printed_labels, BLOCK_LABEL))
+        # 文選 賦甲(…), 班孟堅兩都賦二首(…): headings with their notes at a juan's head, not text (after the
+        # block labels: 御纂周易折中's 本義(…) under a heading is a block's label, of its layer)
+        head_labels(doc)
         if not (self.header.tls or indented or said or doc.layer_form or layout_decided(doc)):
             # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush (after the block labels:
             # 欽定春秋傳說彙纂's 左傳(…), 集說(…) stay labels)
