@@ -99,3 +99,11 @@ def described(ch: str) -> str:
     """``U+200B（ZERO WIDTH SPACE）``: ``named`` as the Chinese half of a message writes it."""
     code, name = named(ch).split(" ", 1)
     return f"{code}（{name}）"
+
+
+#: The line boundaries of Unicode's line breaking (UAX #14, mandatory breaks BK, CR, LF, NL;
+#: the characters Python's ``str.splitlines`` splits at). A text correction changes characters
+#: inside one passage, and the source files keep their lines: a new text holding one would
+#: break the file's line in the upstream patch (and, in the patch's message, start lines of
+#: their own, which ``git apply`` reads as a diff: ``--- a/other-file``…).
+LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")

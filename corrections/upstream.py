@@ -19,7 +19,7 @@ from reader.models import Edition, Piece
 
 from .models import LAYER, TEXT
 from .overlay import JuanOverlay, juan_overlay
-from .workflow import LINE_BREAKS
+from .unseen import LINE_BREAKS
 
 
 def corrected_document(juan, overlay=None, kinds=(TEXT, LAYER)):
@@ -31,7 +31,7 @@ def corrected_document(juan, overlay=None, kinds=(TEXT, LAYER)):
     doc = juan_to_document(juan)
     if not overlay:
         return doc
-    pdocs = _piece_docs(juan, doc)
+    pdocs = piece_docs(juan, doc)
     for (section, position), changes in overlay.by_piece.items():
         changes = [c for c in changes if c.proposal.kind in kinds]
         if not changes:
@@ -50,7 +50,7 @@ def _corrected_source(juan, overlay) -> str:
     return render_mandoku(doc) if juan.source_format == "mandoku" else doc.render()
 
 
-def _piece_docs(juan, doc) -> dict:
+def piece_docs(juan, doc) -> dict:
     """``{(section position, piece position): PieceDoc}`` of ``doc`` (``juan_to_document``
     of ``juan``), matched as that function fills it: pieces in order, each to its paragraph
     or to the records."""
@@ -96,7 +96,7 @@ def _one_line(text: str) -> str:
 
 
 def _unbroken(text: str) -> str:
-    """``text`` with each run of line breaks (``workflow.LINE_BREAKS``) as one space, other
+    """``text`` with each run of line breaks (``unseen.LINE_BREAKS``) as one space, other
     spaces (U+3000 in a title) kept: every part of the message stays on its line, so none
     starts a line that ``git apply`` would read as a diff of another file."""
     return re.sub(f"[{''.join(sorted(LINE_BREAKS))}]+", " ", text)

@@ -28,8 +28,9 @@ from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, OWN_KINDS, PENDING, P
                      REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
 from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
 from .positions import count
+from .readback import misread
 from .roles import can_propose, is_editor
-from .unseen import HIDING, IGNORABLE, described, is_noncharacter, named, not_text_at, unseen_at
+from .unseen import HIDING, IGNORABLE, LINE_BREAKS, described, is_noncharacter, named, not_text_at, unseen_at
 
 #: The kinds that apply to a whole piece (its layer, its structure), whatever span was selected.
 WHOLE = (LAYER, STRUCTURE)
@@ -45,12 +46,6 @@ MAX_NOTE = 4000
 #: LRE RLE PDF LRO RLO, LRI RLI FSI PDI): no classical text needs them, and in user-written text
 #: they make a note read otherwise than it is stored ("Trojan Source").
 BIDI_CONTROLS = frozenset(SOURCE_BIDI_CONTROLS)
-#: The line boundaries of Unicode's line breaking (UAX #14, mandatory breaks BK, CR, LF, NL;
-#: the characters Python's ``str.splitlines`` splits at). A text correction changes characters
-#: inside one passage, and the source files keep their lines: a new text holding one would
-#: break the file's line in the upstream patch (and, in the patch's message, start lines of
-#: their own, which ``git apply`` reads as a diff: ``--- a/other-file``…).
-LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 
 #: The white space trimmed from the ends of a text correction's new text: every character
@@ -173,6 +168,19 @@ def _check_new_text(text: str, source_format: str, passage: str = "") -> None:
                           f"juan's source file reads as markup, not text)")
 
 
+def _check_reads_back(juan: Juan, candidate: Placed, others: list[Placed]) -> None:
+    """Raise ``ReviewError`` when the text correction ``candidate``, written into the juan's
+    source file with the accepted ones (``others``), would not read back as the same structure
+    with its new characters as text of its passage (``readback.misread``: the importer's own
+    parser, so markup by its place, ``* `` or ``#+`` or ``　　右`` at the start of a line, is found
+    as the parser reads it): the upstream patch would write markup into the file, and a
+    re-import of the patched file would lose text."""
+    problem = misread(juan, candidate, others)
+    if problem is not None:
+        raise ReviewError(f"新文字寫入原文檔後，匯入程式讀之不再是此段文字，請改寫 (written into the juan's "
+                          f"source file, the new text is not read back as the text of its passage: {problem})")
+
+
 def _audit(proposal, action, actor, detail="", address=None) -> None:
     AuditEntry.objects.create(proposal=proposal, action=action, actor=actor, detail=detail, address=address)
 
@@ -278,6 +286,9 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         _check_new_text(replacement, juan.source_format, stored)
     if kind == TEXT and replacement == stored[start:end]:
         raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
+    if kind == TEXT:
+        _check_reads_back(juan, Placed(Proposal(kind=TEXT, replacement=replacement), section, piece, start, end),
+                          overlay.placed)
     if kind in (ANNOTATION, PRIVATE_NOTE) and not replacement:
         raise ReviewError("請寫下注記內容 (write the note)")
     before, after = context_of(stored, start, end, CONTEXT)
@@ -380,6 +391,8 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             clash = overlapping(found.placed[0], others)
             if clash is not None:
                 raise ReviewError(f"與已採納的提議 #{clash.proposal.pk} 同處，請先撤回該提議 (it meets an accepted proposal at the same place: revert that first)")
+            if proposal.kind == TEXT:
+                _check_reads_back(juan, found.placed[0], others)
         proposal.status, proposal.reviewer, proposal.reviewed_at = ACCEPTED, editor, timezone.now()
         proposal.review_reason = reason.strip()
         proposal.save()

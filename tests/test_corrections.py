@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import timezone
 
 from corrections.models import ACCEPTED, PENDING, REJECTED, REVERTED, SET_ASIDE, AuditEntry, Proposal
 from corrections.overlay import juan_overlay
@@ -987,9 +988,15 @@ def test_a_text_correction_holding_the_source_forms_markup_is_refused(tmp_path, 
                     replacement=replacement, reason="他本")
         assert str(refused.value) == (f"新文字不可含「{found}」：此卷原文以之為標記 (the new text holds {found!r}, which "
                                       f"this juan's source file reads as markup, not text)")
+    with pytest.raises(ReviewError) as refused:  # the importer reads a file with （ in a 【】 note as the plain form
+        propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
+                replacement="將（有）", reason="他本")
+    assert str(refused.value) == ("新文字寫入原文檔後，匯入程式讀之不再是此段文字，請改寫 (written into the juan's source file, the "
+                                  "new text is not read back as the text of its passage: lishu_gangmu_juan10.txt:5:10: 【 is "
+                                  "not closed before the next （ at column 12 (notes cannot nest): kept as text)")
     kept = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
-                   replacement="將（有）", reason="他本")  # （） are text in the Siku form
-    assert kept.replacement == "將（有）"
+                   replacement="將[有]", reason="他本")  # Kanripo's markup is text in the Siku form
+    assert kept.replacement == "將[有]"
     assert propose(people["contributor"], kanripo, kind="annotation", section=1, piece=note.position, start=0, end=2,
                    replacement="屈原(人名)", reason="注").replacement == "屈原(人名)"
     p = propose(people["contributor"], kanripo, kind="text", section=1, piece=note.position, start=0, end=2,
@@ -1030,8 +1037,8 @@ def test_the_patch_message_keeps_each_new_text_on_its_line(tmp_path, seed_juan, 
     p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2,
                 replacement="方將", reason="他本")
     evil = "方\n--- a/evil.txt\n+++ b/evil.txt\n@@ -0,0 +1 @@\n+pwned\n將"
-    Proposal.objects.filter(pk=p.pk).update(replacement=evil)
-    accept(p, people["editor"], reason="是")
+    Proposal.objects.filter(pk=p.pk).update(replacement=evil, status="accepted", reviewer=people["editor"],
+                                            reviewed_at=timezone.now())
     patch = Client().get("/corrections/patch/禮書綱目.diff").content.decode("utf-8")
     assert patch.splitlines()[2] == (f"* {seed_juan.source_name}, section 1: 「將有」 → 「方 --- a/evil.txt +++ "
                                      f"b/evil.txt @@ -0,0 +1 @@ +pwned 將」 (#{p.pk}, proposed by cx, accepted by ex)")

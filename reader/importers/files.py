@@ -64,6 +64,19 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
     return doc
 
 
+def parse_source(text: str, path: str, *, work_title: str | None = None,
+                 juan_number: int | None = None) -> JuanDocument:
+    """``text``, a juan's source file decoded, parsed as ``read_document`` parses it (Kanripo's
+    mandoku form when ``mandoku.is_mandoku`` says so, else the siku and plain forms), without
+    the checks of a file on disk (its folder, its ``Readme.org``, its bytes). What the importer
+    would read in a file written from the database (``corrections.readback``: a corrected juan
+    read back; ``work_title`` and ``juan_number`` name a siku file's juan as ``parse_siku`` reads
+    them). Raises ``TextFormatError`` (file, line, column) as the parsers do."""
+    if is_mandoku(text):
+        return parse_mandoku(text, path)
+    return parse_siku(text, path, work_title=work_title, juan_number=juan_number)
+
+
 #: A Kanripo text ID at the start of a file or folder name (``KR1f0004_001.txt``, ``KR1d0086-WYG``).
 KANRIPO_NAME = re.compile(r"KR\d[a-z]\d{4}")
 

@@ -1,0 +1,121 @@
+"""Whether a text correction, written into its juan's source file (the upstream patch,
+``corrections.upstream``), reads back as the same text: the importer's own parser
+(``reader.importers.files.parse_source``) reads the source as the corrected juan writes it
+without the correction and with it, and the two readings must have the same structure (header
+and closing lines, chapters and their headings, sections, closers, paragraphs, and each
+piece's kind and layer) and differ only in the corrected piece, which reads the new characters
+as its text.
+
+A character is markup or text by where it stands, not only by what it is: ``* `` or ``#+`` at
+the start of a Kanripo line is a heading or a header line, ``　　右…`` at the start of a line a
+section's closer, ``(`` a note; a new text that starts a source line with them would be read
+back as structure, and the line's text lost (``前射三日…`` replaced by ``#+TITLE: 甲三日…``
+vanished from the re-import). The check asks the parser, so any markup it reads, in any form
+(the Kanripo form and the Siku and plain forms), is found without a second list of it.
+"""
+from __future__ import annotations
+
+from reader.importers.document import JuanDocument, PieceDoc
+from reader.importers.errors import TextFormatError
+from reader.importers.files import parse_source
+from reader.importers.mandoku import render_mandoku
+
+from .models import TEXT
+from .overlay import JuanOverlay, Placed
+from .upstream import corrected_document, piece_docs
+
+
+def _source(doc: JuanDocument) -> str:
+    return render_mandoku(doc) if doc.source_format == "mandoku" else doc.render()
+
+
+def _pieces(doc: JuanDocument) -> list[PieceDoc]:
+    """The pieces of ``doc`` in the order the loader stores them: each section's paragraphs, then its records."""
+    return [p for chapter in doc.chapters for s in chapter.sections for p in (*s.pieces, *s.records)]
+
+
+def _shape(doc: JuanDocument) -> list:
+    """What of ``doc`` is structure: header and closing lines, chapters with their headings,
+    sections with their closers and the number of pieces in each paragraph and record list,
+    and each piece's kind and layer."""
+    return [doc.header_lines, doc.trailer_lines,
+            [(c.heading, [(s.title, s.closer, [len(para) for para in s.paragraphs], len(s.records))
+                          for s in c.sections]) for c in doc.chapters],
+            [(p.kind, p.effective_layer, p.source_tag) for p in _pieces(doc)]]
+
+
+def _read(text: str, juan) -> JuanDocument:
+    return parse_source(text, juan.source_name or f"juan {juan.number}", work_title=juan.work.title,
+                        juan_number=juan.number)
+
+
+def misread(juan, candidate: Placed, others: list[Placed]) -> str | None:
+    """``None`` when ``candidate`` (a text correction of ``juan``, placed in the text as
+    imported), written into the juan's source file together with the accepted text corrections
+    ``others``, reads back (``parse_source``) with the structure of the file without it and the
+    new text as text of its piece; else what the parser reads instead, in words for the message
+    (``"the file's structure changes: …"``, ``"piece 3.2 reads …"``, the parser's error)."""
+    texts = [o for o in others if o.proposal.kind == TEXT and o.proposal.pk != candidate.proposal.pk]
+    without, with_ = JuanOverlay(), JuanOverlay()
+    for o in texts:
+        without.by_piece.setdefault((o.section, o.piece), []).append(o)
+        with_.by_piece.setdefault((o.section, o.piece), []).append(o)
+    with_.by_piece.setdefault((candidate.section, candidate.piece), []).append(candidate)
+    stored_without = corrected_document(juan, without, kinds=(TEXT,))
+    stored_with = corrected_document(juan, with_, kinds=(TEXT,))
+    try:
+        read_without = _read(_source(stored_without), juan)
+    except TextFormatError:
+        return None  # the file as written now is not read back either: nothing to compare with
+    try:
+        read_with = _read(_source(stored_with), juan)
+    except TextFormatError as exc:
+        return f"the parser refuses the corrected file: {exc}"
+    new_warnings = [w for w in read_with.warnings if w not in read_without.warnings]
+    if new_warnings:
+        return new_warnings[0]
+    if _shape(read_with) != _shape(read_without):
+        return _first_difference(read_without, read_with)
+    # the corrected piece: its index among the pieces as stored (the loader's order)
+    stored = _pieces(stored_with)
+    corrected = piece_docs(juan, stored_with)[(candidate.section, candidate.piece)]
+    index = next(i for i, p in enumerate(stored) if p is corrected)
+    before, after = _pieces(read_without), _pieces(read_with)
+    plain = _pieces(stored_without)
+    for i, (b, a) in enumerate(zip(before, after)):
+        if i == index:
+            expected = stored[i].text if b.text == plain[i].text else None
+            if expected is not None and a.text != expected:
+                return f"its passage reads 「{a.text}」, not 「{expected}」"
+        elif a.text != b.text:
+            return f"another passage reads 「{a.text}」, not 「{b.text}」"
+    return None
+
+
+def _first_difference(was: JuanDocument, now: JuanDocument) -> str:
+    """In words, the first structure ``now`` reads that ``was`` did not."""
+    if was.header_lines != now.header_lines:
+        return f"the file's header lines become {now.header_lines[len(was.header_lines) - 1:]!r}" \
+            if len(now.header_lines) > len(was.header_lines) else "the file's header lines change"
+    if len(was.chapters) != len(now.chapters):
+        extra = [c.heading for c in now.chapters if c.heading not in [w.heading for w in was.chapters]]
+        return f"it reads a chapter heading {extra[0]!r}" if extra else \
+            f"the file reads {len(now.chapters)} chapters, not {len(was.chapters)}"
+    for c_was, c_now in zip(was.chapters, now.chapters):
+        if c_was.heading != c_now.heading:
+            return f"a chapter heading reads {c_now.heading!r}, not {c_was.heading!r}"
+        if len(c_was.sections) != len(c_now.sections):
+            closers = [s.closer for s in c_now.sections if s.closer not in [w.closer for w in c_was.sections]]
+            return f"it reads a section closer {closers[0]!r}" if closers else \
+                f"a chapter reads {len(c_now.sections)} sections, not {len(c_was.sections)}"
+        for s_was, s_now in zip(c_was.sections, c_now.sections):
+            if s_was.closer != s_now.closer:
+                return f"a section closer reads {s_now.closer!r}, not {s_was.closer!r}"
+    if was.trailer_lines != now.trailer_lines:
+        return f"the file's closing lines become {now.trailer_lines!r}"
+    for a, b in zip(_pieces(was), _pieces(now)):
+        if (a.kind, a.effective_layer, a.source_tag) != (b.kind, b.effective_layer, b.source_tag) or \
+                not (a.text in b.text or b.text in a.text):
+            return f"the passage 「{a.text[:24]}」 ({a.kind}, {a.effective_layer}) is read as 「{b.text[:24]}」 " \
+                   f"({b.kind}, {b.effective_layer})"
+    return "the passages are cut otherwise"

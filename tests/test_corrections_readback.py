@@ -1,0 +1,94 @@
+"""A text correction written into its juan's source file must read back, by the importer's own
+parser, as the same structure with the new characters as text of its passage
+(``corrections.readback``): markup by its place, at the start of a source line, is refused."""
+import shutil
+import subprocess
+
+import pytest
+from django.test import Client
+
+from corrections.workflow import ReviewError, accept, propose
+from reader.importers.loader import import_file
+from reader.models import Piece
+
+from .conftest import SHARED
+from .test_corrections import account, people  # noqa: F401  (a fixture)
+
+SOURCE = SHARED / "corpus" / "kanripo" / "KR1d0086" / "KR1d0086_012.txt"
+MESSAGE = ("新文字寫入原文檔後，匯入程式讀之不再是此段文字，請改寫 (written into the juan's source file, the new text is "
+           "not read back as the text of its passage: {})")
+
+
+@pytest.fixture
+def kanripo(db):
+    return import_file(SOURCE).juan
+
+
+def _piece(juan, starts):
+    return Piece.objects.select_related("section").get(section__juan=juan, text__startswith=starts)
+
+
+@pytest.mark.parametrize("line_start, span, new, problem", [
+    ("大射之儀", "大射", "* 大射",
+     "it reads a chapter heading '* 大射之儀君有命戒射(將有祭祀之事當射宰告於君/君乃命之言君有命政教宜由)¶'"),
+    ("前射三日", "前射", "#+TITLE: 甲",
+     "the passage 「前射三日宰夫戒宰及司馬射人宿視滌」 (text, classic) is read as 「司馬命量人量侯道與所設乏以貍歩大侯九十參七十干五」 (text, classic)"),
+    ("射人戒諸公卿", "射人", "　　右甲", "it reads a section closer '右甲戒諸公卿大夫射司士戒士射與贊者'"),
+])
+def test_markup_at_the_start_of_a_kanripo_line_is_refused_when_proposed_and_when_edited(kanripo, line_start, span,
+                                                                                           new, problem):
+    """「大射」→「* 大射」, 「前射」→「#+TITLE: 甲」, 「射人」→「　　右甲」 at the start of a source line
+    were taken: the patch wrote a chapter heading, a header line and a closer into the file, and
+    its re-import lost the line's text. The parser reads them so, and they are refused, proposed
+    or written by an editor at accepting; the same characters inside a line are text."""
+    contributor, editor = account("ck", "contributor"), account("ek", "editor")
+    piece = _piece(kanripo, line_start)
+    where = dict(kind="text", section=piece.section.position, piece=piece.position, start=0, end=len(span), reason="他本")
+    assert piece.text.startswith(span)
+    with pytest.raises(ReviewError) as refused:
+        propose(contributor, kanripo, replacement=new, **where)
+    assert str(refused.value) == MESSAGE.format(problem)
+    p = propose(contributor, kanripo, replacement=span[0] + "〇", **where)
+    with pytest.raises(ReviewError) as refused:
+        accept(p, editor, replacement=new)
+    assert str(refused.value) == MESSAGE.format(problem)
+    p.refresh_from_db()
+    assert (p.status, p.replacement) == ("pending", span[0] + "〇")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_characters_inside_a_line_are_text_and_the_patched_file_reads_them_back(tmp_path, search_backend):
+    """「射人」→「　　右甲」 inside a line is text: accepted, the patch applies with ``git apply`` and
+    the patched file, imported, reads the line with the new characters, nothing lost."""
+    juan = import_file(SOURCE).juan
+    contributor, editor = account("ck", "contributor"), account("ek", "editor")
+    piece = _piece(juan, "前射三日")
+    at = piece.text.index("射人")
+    accept(propose(contributor, juan, kind="text", section=piece.section.position, piece=piece.position, start=at,
+                   end=at + 2, replacement="　　右甲", reason="他本"), editor)
+    patch = Client().get(f"/corrections/patch/{juan.edition.slug}.diff").content.decode("utf-8")
+    assert "+前射三日宰夫戒宰及司馬　　右甲宿視滌(宰夫冡宰官/屬掌百官之)¶\n" in patch
+    folder = tmp_path / "KR1d0086"
+    folder.mkdir()
+    shutil.copy(SOURCE, folder / SOURCE.name)
+    (tmp_path / "fix.diff").write_text(patch.replace(f"a/{juan.source_name}", f"a/KR1d0086/{SOURCE.name}")
+                                       .replace(f"b/{juan.source_name}", f"b/KR1d0086/{SOURCE.name}"), encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    run = subprocess.run(["git", "apply", "fix.diff"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    pieces = Piece.objects.filter(section__juan=juan).count()
+    again = import_file(folder / SOURCE.name).juan
+    assert _piece(again, "前射三日").text == "前射三日宰夫戒宰及司馬　　右甲宿視滌"
+    assert Piece.objects.filter(section__juan=again).count() == pieces == 671
+
+
+def test_a_closer_at_the_start_of_a_siku_line_is_refused_and_inside_it_taken(seed_juan, people):
+    """In the Siku form a line starting 右, a title and a space closes a section: 「大射」→「右射　」
+    at the start of a line would make the patched file's line a closer and its text records;
+    inside a line the same characters are text."""
+    piece = _piece(seed_juan, "大射之儀")
+    where = dict(kind="text", section=piece.section.position, piece=piece.position, reason="他本")
+    with pytest.raises(ReviewError) as refused:
+        propose(people["contributor"], seed_juan, start=0, end=2, replacement="右射\u3000", **where)
+    assert str(refused.value) == MESSAGE.format("it reads a section closer '右射'")
+    assert propose(people["contributor"], seed_juan, start=2, end=4, replacement="右射\u3000", **where).replacement == "右射\u3000"
