@@ -6,7 +6,10 @@ position): text}``. A correction's anchor is its place (``section``, ``piece``, 
 with ``before`` and ``after``, the characters around it in the piece). ``locate`` checks the
 place first; if the text there differs (a re-import moved or changed the text), it looks for
 ``before + original + after`` in the same piece, then in the whole juan, and takes it only
-when it occurs exactly once. Otherwise the anchor no longer matches, and ``locate`` says why.
+when it occurs exactly once; then the same with the context the anchor was first made with
+(``first_before``, ``first_after``), which a move never rewrites: a re-import that moved the text
+(``甲`` inserted before it, its ``before`` now 「甲」) and one that restores it find it again.
+Otherwise the anchor no longer matches, and ``locate`` says why.
 """
 from __future__ import annotations
 
@@ -24,6 +27,9 @@ class Anchor:
     original: str
     before: str = ""
     after: str = ""
+    #: The context when the anchor was first made ("" and "" when not known: ``before`` and ``after``).
+    first_before: str = ""
+    first_after: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,16 +71,24 @@ def locate(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located:
         return Located(place, anchor.start, anchor.end)
     needle = anchor.before + anchor.original + anchor.after
     candidates = [place] if text is not None else []
-    for where in candidates + [None]:
-        found = []
-        for key, value in (((place, text),) if where else pieces.items()):
-            found += [(key, at + len(anchor.before)) for at in _occurrences(value, needle)]
-        if len(found) == 1:
-            (key, start), = found
-            return Located(key, start, start + len(anchor.original), moved=True)
-        if len(found) > 1 and where is None:
-            return Located(None, reason=f"「{needle}」 occurs {len(found)} times in the juan: "
-                                        f"the text at section {anchor.section}, piece {anchor.piece} changed")
+    contexts = [(anchor.before, anchor.after)]
+    if (anchor.first_before or anchor.first_after) and (anchor.first_before, anchor.first_after) != contexts[0]:
+        contexts.append((anchor.first_before, anchor.first_after))
+    many = None
+    for before, after in contexts:
+        wanted = before + anchor.original + after
+        for where in candidates + [None]:
+            found = []
+            for key, value in (((place, text),) if where else pieces.items()):
+                found += [(key, at + len(before)) for at in _occurrences(value, wanted)]
+            if len(found) == 1:
+                (key, start), = found
+                return Located(key, start, start + len(anchor.original), moved=True)
+            if len(found) > 1 and where is None and many is None:
+                many = Located(None, reason=f"「{wanted}」 occurs {len(found)} times in the juan: "
+                                            f"the text at section {anchor.section}, piece {anchor.piece} changed")
+    if many is not None:
+        return many
     if text is None:
         return Located(None, reason=f"section {anchor.section} has no piece {anchor.piece} any more, "
                                     f"and 「{needle}」 is not in the juan")

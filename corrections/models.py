@@ -83,6 +83,10 @@ class Proposal(models.Model):
     original = models.TextField()
     before = models.CharField(max_length=CONTEXT * 4, blank=True)
     after = models.CharField(max_length=CONTEXT * 4, blank=True)
+    #: ``before`` and ``after`` as proposed, never rewritten when a re-import moves the anchor
+    #: (``workflow.recheck``): a later import that restores the text finds it by them again.
+    first_before = models.CharField(max_length=CONTEXT * 4, blank=True)
+    first_after = models.CharField(max_length=CONTEXT * 4, blank=True)
     replacement = models.TextField(blank=True)
     new_layer = models.CharField(max_length=16, choices=LAYER_CHOICES, blank=True)
     #: A structure correction's new structure (``STRUCTURE_CHOICES``); "" for other kinds.

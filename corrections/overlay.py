@@ -94,7 +94,8 @@ def text_controls(request, explicit: dict, page: int = 1) -> dict:
 
 def anchor_of(p: Proposal) -> Anchor:
     """The ``Anchor`` a proposal was made at."""
-    return Anchor(p.section_position, p.piece_position, p.start, p.end, p.original, p.before, p.after)
+    return Anchor(p.section_position, p.piece_position, p.start, p.end, p.original, p.before, p.after,
+                  p.first_before, p.first_after)
 
 
 def accepted(edition_id: int, juan_number: int, kinds=PLACED) -> list[Proposal]:

@@ -298,7 +298,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         proposal = Proposal.objects.create(
             kind=kind, edition=juan.edition, edition_slug=juan.edition.slug, juan_number=juan.number,
             section_position=section, piece_position=piece, start=start, end=end, original=stored[start:end],
-            before=before, after=after, replacement=replacement if kind not in WHOLE else "",
+            before=before, after=after, first_before=before, first_after=after, replacement=replacement if kind not in WHOLE else "",
             new_layer=new_layer if kind == LAYER else "", structure=structure if kind == STRUCTURE else "",
             reason=reason, evidence=evidence, author=user,
             tags=tags, links=links,

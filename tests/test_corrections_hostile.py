@@ -420,3 +420,40 @@ def test_a_private_use_character_the_passage_holds_may_be_copied_into_its_new_te
                             "reason": "他本"})
     assert response.status_code == 400
     assert escape("新文字第 2 字為私用區字元 U+E006（PRIVATE USE CHARACTER）") in response.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_file_restored_after_a_reimport_keeps_the_accepted_corrections_it_moved(tmp_path, search_backend):
+    """An accepted text correction of 「宰戒」 and an annotation on it (§1 passage 4, characters
+    0–2); a copy with 甲 inserted before 宰戒 moved both to 1–3 and rewrote their context before
+    to 「甲」; the original file imported again set both aside, though 宰戒 was back at 0–2 with
+    its first context. The context as proposed is kept (``first_before``): both come back to 0–2,
+    accepted, with a pending proposal and a private note of the same words."""
+    from reader.importers.loader import import_file
+
+    from .test_corrections import SEED, _seed_copy
+
+    juan = import_file(SEED).juan
+    contributor, editor = account("cq", "contributor"), account("eq", "editor")
+    assert Piece.objects.get(section__juan=juan, section__position=1, position=4).text.startswith("宰戒百官")
+    where = dict(section=1, piece=4, start=0, end=2)
+    text = propose(contributor, juan, kind="text", replacement="宰誡", reason="他本", **where)
+    note = propose(contributor, juan, kind="annotation", replacement="冢宰戒百官", reason="注", **where)
+    pending = propose(contributor, juan, kind="text", replacement="宰告", reason="他本", **where)
+    own = propose(contributor, juan, kind="private_note", replacement="看此", reason="", **where)
+    accept(text, editor)
+    accept(note, editor)
+    import_file(_seed_copy(tmp_path, "】宰戒百官有事於射者【", "】甲宰戒百官有事於射者【"))
+    for p in (text, note, pending, own):
+        p.refresh_from_db()
+        assert (p.start, p.end, p.before, p.first_before) == (1, 3, "甲", ""), p.pk
+    assert [p.status for p in (text, note)] == ["accepted", "accepted"]
+    import_file(SEED)
+    for p in (text, note, pending, own):
+        p.refresh_from_db()
+        assert (p.start, p.end, p.before, p.status_reason) == (0, 2, "", ""), p.pk
+        assert [a.action for a in p.audit.all()][-2:] == ["re-anchored", "re-anchored"], p.pk
+    assert [p.status for p in (text, note, pending, own)] == ["accepted", "accepted", "pending", "private"]
+    html = Client().get("/works/禮書綱目/juan/10/").content.decode()
+    assert (f'<span class="text" id="s1-p4"><span class="annotated-text"><span class="corrected">宰誡</span></span>'
+            f'<a class="corr-mark" href="/corrections/{text.pk}/"') in html  # corrected and annotated, at 0–2
