@@ -9,12 +9,15 @@ Errors are ``ReviewError`` with a message for the person who acted.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+
+from characters.gaiji import gaiji_reading
 
 from reader.importers.document import markup_in
 from reader.importers.source import BIDI_CONTROLS as SOURCE_BIDI_CONTROLS
@@ -181,6 +184,23 @@ def _check_reads_back(juan: Juan, candidate: Placed, others: list[Placed]) -> No
                           f"source file, the new text is not read back as the text of its passage: {problem})")
 
 
+#: A Kanripo gaiji entity as a user writes one (``&KR0237;``; ``characters.gaiji.GAIJI``).
+GAIJI_ENTITY = re.compile(r"&KR\d+;")
+
+
+def _check_gaiji(text: str, passage: str = "") -> None:
+    """Raise ``ReviewError`` when ``text`` (a text correction's new text or an annotation) writes
+    a gaiji entity Kanripo's gaiji table lacks (``characters.gaiji.gaiji_reading``: the shipped
+    ``kanripo_gaiji.tsv``, KR0001–KR5254): ``&KR9999;`` names no character, and the exports would
+    carry a reference to nothing. One the passage already holds (the source's own) is taken."""
+    for m in GAIJI_ENTITY.finditer(text):
+        if gaiji_reading(m.group()) is None and m.group() not in passage:
+            raise ReviewError(f"無此造字 {m.group()}（第 {count(text[:m.start()]) + 1} 字）：Kanripo 造字表無此編號；"
+                              f"請查其編號，或以〓記之 (there is no gaiji {m.group()}, at character "
+                              f"{count(text[:m.start()]) + 1}: Kanripo's gaiji table has no such number; look it up, "
+                              "or write 〓)")
+
+
 def _audit(proposal, action, actor, detail="", address=None) -> None:
     AuditEntry.objects.create(proposal=proposal, action=action, actor=actor, detail=detail, address=address)
 
@@ -286,6 +306,8 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         _check_new_text(replacement, juan.source_format, stored)
     if kind == TEXT and replacement == stored[start:end]:
         raise ReviewError("新文字與原文相同 (the new text is the same as the text)")
+    if kind in (TEXT, ANNOTATION):
+        _check_gaiji(replacement, stored)
     if kind == TEXT:
         _check_reads_back(juan, Placed(Proposal(kind=TEXT, replacement=replacement), section, piece, start, end),
                           overlay.placed)
@@ -357,6 +379,8 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
                 _check_new_text(replacement, Juan.objects.filter(
                     edition_id=proposal.edition_id, number=proposal.juan_number).values_list(
                     "source_format", flat=True).first() or "", proposal.before + proposal.original + proposal.after)
+            if proposal.kind in (TEXT, ANNOTATION):
+                _check_gaiji(replacement, proposal.before + proposal.original + proposal.after)
             edited.append(f"new text 「{proposal.replacement}」 → 「{replacement}」")
             proposal.replacement = replacement
         if new_layer and new_layer != proposal.new_layer and proposal.kind == LAYER:

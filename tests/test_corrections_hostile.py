@@ -422,6 +422,39 @@ def test_a_private_use_character_the_passage_holds_may_be_copied_into_its_new_te
     assert escape("新文字第 2 字為私用區字元 U+E006（PRIVATE USE CHARACTER）") in response.content.decode()
 
 
+def test_the_tei_declares_every_gaiji_the_corrected_text_uses_and_an_unknown_one_is_refused(client, seed_juan, people):
+    """An accepted correction wrote <g ref="#KR0237"/> into the TEI, whose <charDecl> declared only
+    the imported text's gaiji (a reference to nothing), and &KR9999;, no gaiji of Kanripo's table,
+    was taken in a proposal. The export of the juan and of the edition declare the gaiji of the
+    corrections and annotations, and a number the table lacks is refused, proposed or edited."""
+    from tests.tei import tei_errors
+
+    contributor, editor = people["contributor"], people["editor"]
+    where = dict(section=1, piece=3, start=0, end=2, reason="他本")
+    for kind in ("text", "annotation"):
+        with pytest.raises(ReviewError) as refused:
+            propose(contributor, seed_juan, kind=kind, replacement="將&KR9999;", **where)
+        assert str(refused.value) == ("無此造字 &KR9999;（第 2 字）：Kanripo 造字表無此編號；請查其編號，或以〓記之 (there is no "
+                                      "gaiji &KR9999;, at character 2: Kanripo's gaiji table has no such number; look it "
+                                      "up, or write 〓)")
+    p = propose(contributor, seed_juan, kind="text", replacement="將&KR0237;", **where)
+    with pytest.raises(ReviewError, match="^無此造字 &KR9999;（第 1 字）"):
+        accept(p, editor, replacement="&KR9999;有")
+    accept(p, editor)
+    note = propose(contributor, seed_juan, kind="annotation", replacement="讀若&KR1969;", section=1, piece=5, start=0,
+                   end=2, reason="注")
+    accept(note, editor)
+    edition = seed_juan.edition_id
+    for url in (f"/api/editions/{edition}/juans/10/export/tei/", f"/api/editions/{edition}/export/tei/",
+                f"/api/works/{seed_juan.work_id}/juans/10/export/tei/"):
+        response = client.get(url)
+        xml = b"".join(response.streaming_content) if response.streaming else response.content
+        text = xml.decode("utf-8")
+        assert '<g ref="#KR0237" />' in text or '<g ref="#KR0237"/>' in text, url
+        assert text.count('<char xml:id="KR0237">') == 1 and text.count('<char xml:id="KR1969">') == 1, url
+        assert tei_errors(xml) == [], url
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_file_restored_after_a_reimport_keeps_the_accepted_corrections_it_moved(tmp_path, search_backend):
     """An accepted text correction of 「宰戒」 and an annotation on it (§1 passage 4, characters
