@@ -358,7 +358,11 @@ def _reviewable(proposal: Proposal, editor, statuses=(PENDING,)) -> None:
     if proposal.author_id == editor.pk:
         raise ReviewError("不可審核自己的提議 (nobody reviews their own proposal)")
     if proposal.status not in statuses:
-        raise ReviewError(f"此提議{proposal.get_status_display().split(' (')[0]}，並非待審 (the proposal is {proposal.status}, not pending)")
+        shown = proposal.get_status_display().split(' (')[0]
+        if PENDING in statuses:
+            raise ReviewError(f"此提議{shown}，並非待審 (the proposal is {proposal.status}, not pending)")
+        raise ReviewError(f"此提議{shown}，並未採納，無從撤回 (the proposal is {proposal.status}, not accepted: there is "
+                          "no change to revert)")
 
 
 def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | None = None,
@@ -493,7 +497,9 @@ def _recheck_pending(juan: Juan) -> None:
     pending = list(Proposal.objects.filter(edition_id=juan.edition_id, juan_number=juan.number, status__in=(PENDING, PRIVATE)))
     found = place(pending, juan)
     for proposal, why in found.unplaced:
-        reason = f"重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: {why})"
+        reason = (f"重新匯入後原文已無此段文字 (after a re-import the text no longer holds your note's words: {why})"
+                  if proposal.status == PRIVATE else
+                  f"重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: {why})")
         if proposal.status_reason != reason:
             Proposal.objects.filter(pk=proposal.pk).update(status_reason=reason)
             _audit(proposal, "unanchored", None, why)

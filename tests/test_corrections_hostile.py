@@ -169,8 +169,11 @@ def test_a_pending_proposal_moves_with_its_text_at_a_reimport_or_says_that_the_t
     c.force_login(contributor)
     assert "待審 (pending)：重新匯入後原文已無此段文字" in c.get(f"/corrections/{losing.pk}/").content.decode()
     bookmark.refresh_from_db()  # a reader's bookmark of the words that are gone says so on his notes' page
-    assert (bookmark.status, bookmark.status_reason) == ("private", gone)
-    assert f'<span class="unanchored">{gone}</span>' in c.get("/corrections/notes/").content.decode().replace("&#x27;", "'")
+    words_gone = gone.replace("，無法採納 (after a re-import the text no longer holds it:",
+                              " (after a re-import the text no longer holds your note's words:")
+    assert (bookmark.status, bookmark.status_reason) == ("private", words_gone)  # a note is never accepted
+    notes = c.get("/corrections/notes/").content.decode().replace("&#x27;", "'")
+    assert f'<span class="unanchored">{words_gone}</span>' in notes and "無法採納" not in notes
     # the moved one is accepted where its text now is; the text back as it was clears the other's reason
     accept(moving, editor)
     import_file(SEED)
@@ -420,6 +423,25 @@ def test_a_private_use_character_the_passage_holds_may_be_copied_into_its_new_te
                             "reason": "他本"})
     assert response.status_code == 400
     assert escape("新文字第 2 字為私用區字元 U+E006（PRIVATE USE CHARACTER）") in response.content.decode()
+
+
+def test_reverting_a_pending_proposal_says_it_is_not_accepted(seed_juan, people):
+    """Reverting a pending proposal answered 400 「此提議待審，並非待審」 (pending, not pending). It
+    says what is true: the proposal is not accepted, there is no change to revert; nothing changes."""
+    p = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=0, end=2, replacement="方將",
+                reason="他本")
+    c = Client()
+    c.force_login(people["editor"])
+    response = c.post(f"/corrections/{p.pk}/review/", {"action": "revert", "reason": "誤"})
+    assert response.status_code == 400
+    assert ("此提議待審，並未採納，無從撤回 (the proposal is pending, not accepted: there is no change to revert)"
+            in response.content.decode().replace("&#x27;", "'"))
+    p.refresh_from_db()
+    assert (p.status, [a.action for a in p.audit.all()]) == ("pending", ["proposed"])
+    accept(p, people["editor"])
+    with pytest.raises(ReviewError) as refused:
+        accept(p, people["editor2"])
+    assert str(refused.value) == "此提議已採納，並非待審 (the proposal is accepted, not pending)"
 
 
 def test_the_tei_declares_every_gaiji_the_corrected_text_uses_and_an_unknown_one_is_refused(client, seed_juan, people):
