@@ -9,11 +9,13 @@ person (``c_personid``, a positive integer); its person page is
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
 from .unseen import described, named, unseen_at
+from .usernames import letter_scripts
 
 #: At most this many links per annotation, each at most ``MAX_LINK`` characters.
 MAX_LINKS = 5
@@ -49,7 +51,30 @@ def clean_link(text: str) -> str:
         _WEB(text)
     except ValidationError:
         raise LinkError(f"「{text}」既非 CBDB 人物編號（cbdb:3767），亦非 http 或 https 網址 (neither a CBDB person ID nor an http or https address)") from None
+    _check_deceptive(text)
     return text
+
+
+def _check_deceptive(url: str) -> None:
+    """Raise ``LinkError`` for an http(s) address that reads as another site: one with user
+    information before its host (``https://google.com@evil.com/`` opens evil.com), or a host
+    one of whose labels mixes Latin, Greek and Cyrillic letters (``гoogle.com``, its first
+    letter Cyrillic: UTS #39's mixed-script detection, ``usernames.letter_scripts``, as a
+    username is held to). A label of one script (``пример.рф``) is taken and shown as written."""
+    parts = urlsplit(url)
+    if "@" in parts.netloc:
+        raise LinkError(f"「{url}」在網址中含帳號資訊（@ 之前），所開的是 @ 之後的網站：請只寫網站位址 (the link holds user "
+                        f"information before an @: it opens the site after the @, {parts.hostname!r}; write the site's "
+                        "address alone)")
+    for name in (parts.hostname or "").split("."):
+        scripts = letter_scripts(name)
+        if len(scripts) > 1:
+            raise LinkError(f"「{url}」的網域「{name}」混用{'、'.join(_SCRIPT_NAMES[s] for s in scripts)}字母，看似另一網站 "
+                            f"(the link's host name {name!r} mixes {' and '.join(s.title() for s in scripts)} letters, "
+                            "which look alike: it reads as another site)")
+
+
+_SCRIPT_NAMES = {"LATIN": "拉丁", "GREEK": "希臘", "CYRILLIC": "西里爾"}
 
 
 def clean_links(lines) -> list[str]:

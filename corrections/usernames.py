@@ -38,10 +38,17 @@ def _script(char: str) -> str | None:
     return next((s for s in CONFUSABLE_SCRIPTS if name.startswith(s + " ")), None)
 
 
+def letter_scripts(text: str) -> list[str]:
+    """The confusable scripts (``CONFUSABLE_SCRIPTS``) of the letters of ``text``, sorted:
+    ``["CYRILLIC", "LATIN"]`` for ``гoogle`` (its first letter CYRILLIC SMALL LETTER GHE);
+    more than one is a mixed-script word (UTS #39). Also read by ``links`` (a link's host)."""
+    return sorted({s for s in map(_script, text) if s})
+
+
 def check_name(name: str) -> None:
     """Raise ``ValidationError`` (its message in both languages) when ``name``'s letters mix
     Latin, Greek and Cyrillic (see the module docstring)."""
-    scripts = sorted({s for s in map(_script, name) if s})
+    scripts = letter_scripts(name)
     if len(scripts) > 1:
         raise ValidationError("名稱不可混用拉丁、希臘、西里爾字母 (the name mixes "
                               f"{' and '.join(s.title() for s in scripts)} letters, which look alike: write it in one script)")

@@ -91,6 +91,30 @@ def test_a_link_holding_a_character_that_shows_as_nothing_is_refused(link, name)
     assert clean_link("https://zh.wikipedia.org/wiki/鄭玄") == "https://zh.wikipedia.org/wiki/鄭玄"
 
 
+@pytest.mark.parametrize(("link", "said"), [
+    ("https://google.com@evil.com/", "「https://google.com@evil.com/」在網址中含帳號資訊（@ 之前），所開的是 @ 之後的網站："
+     "請只寫網站位址 (the link holds user information before an @: it opens the site after the @, 'evil.com'; write "
+     "the site's address alone)"),
+    ("http://user:pw@example.com/", "「http://user:pw@example.com/」在網址中含帳號資訊（@ 之前），所開的是 @ 之後的網站："
+     "請只寫網站位址 (the link holds user information before an @: it opens the site after the @, 'example.com'; "
+     "write the site's address alone)"),
+    ("https://гoogle.com/", "「https://гoogle.com/」的網域「гoogle」混用西里爾、拉丁字母，看似另一網站 (the link's "
+     "host name 'гoogle' mixes Cyrillic and Latin letters, which look alike: it reads as another site)"),
+    ("https://ctext.οrg/", "「https://ctext.οrg/」的網域「οrg」混用希臘、拉丁字母，看似另一網站 (the link's "
+     "host name 'οrg' mixes Greek and Latin letters, which look alike: it reads as another site)"),
+])
+def test_a_link_that_reads_as_another_site_is_refused(link, said):
+    """https://google.com@evil.com/ (user information: it opens evil.com) and https://гoogle.com/
+    (its г Cyrillic) were taken as links. Both are refused; a host of one script, an @ in the
+    path, and a plain address stay links."""
+    with pytest.raises(LinkError) as refused:
+        clean_link(link)
+    assert str(refused.value) == said
+    for fine in ("https://пример.рф/", "https://example.org/a@b",
+                 "https://ctext.org/liji/da-she-yi"):
+        assert clean_link(fine) == fine
+
+
 def test_a_link_with_a_zero_width_space_is_refused_through_the_form(seed_juan, people):
     c = Client()
     c.force_login(people["contributor"])
