@@ -5,7 +5,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 from config.cacheable import view_pairs
-from config.paging import past_last
+from config.paging import page_number, past_last
 
 
 class StandardPagination(PageNumberPagination):
@@ -53,9 +53,8 @@ class StandardPagination(PageNumberPagination):
             return paginator.num_pages
         if (shown := past_last(value, paginator.num_pages)) is not None:  # as the site's pages read it
             raise NotFound(self.past_last_message.format(page=shown, last=paginator.num_pages, size=paginator.per_page))
-        text = value.strip()
-        if text.isascii() and text.isdigit() and text.strip("0"):
-            return value
+        if (number := page_number(value)) is not None:
+            return number
         raise ValidationError({self.page_query_param: [self.invalid_page_number_message.format(value=value[:20])]})
 
     def get_page_size(self, request) -> int:

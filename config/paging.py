@@ -18,12 +18,31 @@ from django.core.paginator import InvalidPage, Page, Paginator
 SHOWN_DIGITS = 20
 
 
+def page_number(number: str | None) -> int | None:
+    """The page ``number`` (the ``page`` parameter as sent) names: 1 for ``""`` or None, a whole
+    number from 1 written in ASCII digits (spaces around it allowed, leading zeros read away) as
+    itself (one of more than 18 digits as ``10 ** 18``, past any last page); None for anything
+    else: spaces alone, ``0``, ``-1``, ``+2``, ``1.5``, ``x``, and full-width or other digits
+    (``１``, ``٢``), which Python's ``int`` reads as numbers and no page address writes. The one
+    rule of the site's pages (``page_asked``) and the API's lists (``api.pagination.StandardPagination``)."""
+    if not number:
+        return 1
+    text = number.strip()
+    if not (text.isascii() and text.isdigit() and text.strip("0")):
+        return None
+    digits = text.lstrip("0")
+    return int(digits) if len(digits) <= 18 else 10 ** 18  # past any last page, never a 5,000-digit int()
+
+
 def page_asked(paginator: Paginator, number: str | None) -> Page | None:
     """Page ``number`` of ``paginator`` (the ``page`` parameter as sent: ``""`` or None for the
-    first), or None when it is not a whole number from 1 to the last page (a list without items
-    has its page 1: ``allow_empty_first_page``)."""
+    first), or None when it is no page number (``page_number``: ``0``, ``x``, ``１``) or past the
+    last page (a list without items has its page 1: ``allow_empty_first_page``)."""
+    asked = page_number(number)
+    if asked is None:
+        return None
     try:
-        return paginator.page(number or 1)
+        return paginator.page(asked)
     except InvalidPage:
         return None
 
@@ -33,10 +52,9 @@ def past_last(number: str | None, last: int) -> str | None:
     is a whole number (ASCII digits) past ``last``: without its leading zeros, cut after
     ``SHOWN_DIGITS`` digits with 「…」 (``"0012"`` → ``"12"``); None for anything else (a page
     that exists, ``0``, ``-1``, ``x``, ``１``)."""
-    text = (number or "").strip()
-    if not (text.isascii() and text.isdigit() and text.strip("0")):
+    if not number or page_number(number) is None:
         return None
-    digits = text.lstrip("0")
+    digits = number.strip().lstrip("0")
     if len(digits) <= len(str(last)) and int(digits) <= last:
         return None
     return digits if len(digits) <= SHOWN_DIGITS else digits[:SHOWN_DIGITS] + "…"

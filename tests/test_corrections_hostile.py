@@ -234,7 +234,10 @@ def test_the_review_queue_and_ones_own_lists_are_paged_not_cut(seed_juan, people
                               ("0003", "沒有第「3」頁：已過末頁，本表末頁為第 2 頁（<a href=\"/corrections/?page=2\">到末頁</a>）"),
                               ("x", "沒有第「x」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
                               ("0", "沒有第「0」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
-                              ("-1", "沒有第「-1」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁")]:
+                              ("-1", "沒有第「-1」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
+                              # full-width digits are no page number (they showed page 1), as in the API
+                              ("１", "沒有第「１」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
+                              ("+2", "沒有第「+2」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁")]:
         response = c.get("/corrections/", {"page": bad})
         shown = response.content.decode()
         assert response.status_code == 404, bad

@@ -48,7 +48,7 @@ def test_the_class_list_and_a_sections_notes_come_whole_by_default(client, seed_
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("value", ["0", "-1", "x", "1.5", "２", " "])
+@pytest.mark.parametrize("value", ["0", "-1", "x", "1.5", "２", " ", "+2"])
 def test_a_page_that_is_no_page_number_is_a_400_naming_it(client, seed_backend, seed_juan, value):
     for url, params in lists(seed_juan).items():
         response = client.get(url, {**params, "page": value})

@@ -165,7 +165,7 @@ def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_
     last = -(-count // 50)
     shown = client.get("/search/", {"q": "射", "page": last}).content.decode()
     assert f"第 {last} / {last} 頁" in shown
-    for bad in ("-1", "0", "x", str(last + 1), "99999999999999999999"):
+    for bad in ("-1", "0", "x", "２", "+2", str(last + 1), "99999999999999999999"):  # ２ (full-width) was page 2
         response = client.get("/search/", {"q": "射", "page": bad})
         page = response.content.decode()
         assert response.status_code == 404, bad
