@@ -9,6 +9,7 @@ from __future__ import annotations
 from django import forms
 
 from reader.citation import juan_label
+from reader.importers.mandoku.column_order import in_reading_order
 from reader.models import LAYER_CHOICES, Piece
 
 from .links import MAX_LINK, MAX_LINKS
@@ -176,7 +177,28 @@ def whole_piece_error(shown: list[tuple[int, str]], span: PieceSpan, first: int,
 
 
 def section_shown(juan, section: int) -> list[tuple[int, str]]:
-    """The section's ``(piece position, text as read)`` in order: the text the form counts in."""
+    """The section's ``(piece position, text as read)`` in the order the reading page reads them
+    (``page_order``): the text the form counts in."""
     overlay = juan_overlay(juan)
     rows = Piece.objects.filter(section__juan=juan, section__position=section).order_by("position")
-    return [(pos, overlay.apply(section, pos, text, "")[0]) for pos, text in rows.values_list("position", "text")]
+    rows = page_order(list(rows.only("position", "paragraph", "kind", "text", "layout")), juan.columns_reversed)
+    return [(p.position, overlay.apply(section, p.position, p.text, "")[0]) for p in rows]
+
+
+def page_order(pieces: list, columns_reversed: bool) -> list:
+    """``pieces`` of one section (in the file's order: anything with ``paragraph``, ``kind``,
+    ``text`` and ``layout``) in the order the reading page reads them: in a juan that files its
+    notes' columns in reverse reading order (``Juan.columns_reversed``: 荀子 KR3a0002's ``(A/B)``
+    reads B then A), the parts of each small-print note in reading order, as the page puts them
+    (``column_order.in_reading_order``, per line as ``reader.reading.chapter_views`` does); the
+    same list otherwise. Stored places (a piece and offsets in it) do not depend on it."""
+    if not columns_reversed:
+        return pieces
+    out, run = [], []
+    for p in pieces:
+        if run and run[-1].paragraph != p.paragraph:
+            out.extend(in_reading_order(run, True))
+            run = []
+        run.append(p)
+    out.extend(in_reading_order(run, True))
+    return out

@@ -34,7 +34,7 @@ from reader.models import LAYER_CHOICES, Edition, Juan, Piece, count_siblings
 from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
-from .forms import MAX_PLACE, ProposalForm, section_shown
+from .forms import MAX_PLACE, ProposalForm, page_order, section_shown
 from .markup import markup_like
 from .models import (ACCEPTED, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
                      STRUCTURE_CHOICES, TAGS, TEXT, Proposal)
@@ -170,7 +170,8 @@ def history(request, pk):
 
 
 def name_places(proposals) -> list:
-    """``proposals`` as a list, each given ``shown_place``: its span as the proposal form counts
+    """``proposals`` as a list, each given ``shown_passage`` (its passage's number in the form's
+    list of the section's passages, in the page's reading order: ``forms.page_order``) and ``shown_place``: its span as the proposal form counts
     it (``positions``), the first and last character in its section as read now, the accepted
     text corrections applied at their stored places (``overlay.piece_changes``' rule): ``第 38 字``,
     ``第 38–40 字``; "" where the span names no character there (a deletion accepted, a place a
@@ -179,7 +180,7 @@ def name_places(proposals) -> list:
     sections' pieces)."""
     proposals = list(proposals)
     for p in proposals:
-        p.shown_place = ""
+        p.shown_place, p.shown_passage = "", p.piece_position + 1
     placed = [p for p in proposals if p.edition_id is not None]
     if not placed:
         return proposals
@@ -192,20 +193,28 @@ def name_places(proposals) -> list:
             "edition_id", "juan_number", "section_position", "piece_position", "start", "end", "replacement"):
         changes.setdefault((edition, number, section, piece), []).append((start, end, new))
     wanted = {(p.edition_id, p.juan_number, p.section_position) for p in placed}
-    shown: dict[tuple, list[tuple[int, str]]] = {}
-    for juan, section, position, text in (Piece.objects.filter(
-            section__juan_id__in=juans, section__position__in={w[2] for w in wanted})
-            .order_by("section__juan_id", "section__position", "position")
-            .values_list("section__juan_id", "section__position", "position", "text")):
-        key = (*juans[juan], section)
+    rows: dict[tuple, list] = {}
+    for row in (Piece.objects.filter(section__juan_id__in=juans, section__position__in={w[2] for w in wanted})
+                .order_by("section__juan_id", "section__position", "position")
+                .only("section__juan_id", "section__juan__columns_reversed", "section__position", "position",
+                      "paragraph", "kind", "text", "layout").select_related("section__juan")):
+        key = (*juans[row.section.juan_id], row.section.position)
         if key in wanted:
-            shown.setdefault(key, []).append((position, corrected(text, changes.get((*key, position), []))))
+            rows.setdefault(key, []).append(row)
+    shown: dict[tuple, list[tuple[int, str]]] = {  # in the order the page reads them (forms.page_order)
+        key: [(r.position, corrected(r.text, changes.get((*key, r.position), [])))
+              for r in page_order(pieces, pieces[0].section.juan.columns_reversed)]
+        for key, pieces in rows.items()}
     for p in placed:
         mine = sorted((s, e, len(r)) for s, e, r in changes.get((p.edition_id, p.juan_number, p.section_position,
                                                                    p.piece_position), []))
         span = PieceSpan(p.piece_position, shown_offset(mine, p.start), shown_offset(mine, p.end))
-        place = to_section(shown.get((p.edition_id, p.juan_number, p.section_position), []), span)
+        pieces = shown.get((p.edition_id, p.juan_number, p.section_position), [])
+        place = to_section(pieces, span)
         p.shown_place = char_span(*place) if place else ""
+        # the passage's number in the form's list (the page's reading order)
+        p.shown_passage = next((n for n, (position, _) in enumerate(pieces, 1) if position == p.piece_position),
+                               p.piece_position + 1)
     return proposals
 
 

@@ -218,3 +218,44 @@ def test_the_form_the_queue_and_a_proposals_page_count_a_gaiji_and_an_ext_b_char
         if status == 400:
             assert "至多 4000 字，此欄 4001 字 (at most 4000 characters: this has 4001)" in response.content.decode()
     assert Proposal.objects.filter(kind="annotation").count() == 1
+
+
+XUNZI = SHARED / "corpus" / "kanripo-commentary" / "KR3a0002" / "KR3a0002_001.txt"
+
+
+def test_the_form_counts_in_the_pages_reading_order_where_note_columns_are_filed_reversed(people):
+    """荀子 (KR3a0002) files a note's ``(A/B)`` columns as B then A: the form listed 「第 26–30 字
+    過其本性也」 before 「第 31–35 字 以喻學則才」 while the page reads 〔以喻學則才過其本性也〕,
+    and 〔大謂有益於人〕 as 有益, 大謂, 人, 於. It counts in the page's order now; a proposal
+    stores its piece and the offsets in it, so the same characters as before."""
+    from reader.importers.loader import import_file
+
+    juan = import_file(XUNZI).juan
+    assert juan.columns_reversed
+    assert [(p.position, p.text) for p in Piece.objects.filter(section__juan=juan, section__position=1,
+                                                                position__in=range(1, 3)).order_by("position")] \
+        == [(1, "過其本性也"), (2, "以喻學則才")]
+    c = Client()
+    c.force_login(people["contributor"])
+    url = "/corrections/propose/KR3a0002/1/"
+    form = c.get(url, {"section": 1}).content.decode()
+    listed = re.findall(r'<li><span class="char-range">([^<]+)</span> <span lang="zh-Hant">([^<]*)', form)
+    assert listed[:14] == [
+        ("第 1–25 字", "君子曰學不可以巳青取之於藍而青於藍冰水爲之而寒於水"), ("第 26–30 字", "以喻學則才"),
+        ("第 31–35 字", "過其本性也"), ("第 36–60 字", "木直中繩輮以爲輪其曲中規雖有槁暴不復挺者輮使之然也"),
+        ("第 61–69 字", "輮屈槁枯暴乾挺直也"), ("第 70–78 字", "晏子春秋作不復羸矣"),
+        ("第 79–107 字", "故木受繩則直金就礪則利君子博學而日參省乎已則知明而行無過矣"),
+        ("第 108–115 字", "參三也曽子曰日三"), ("第 116–122 字", "省吾身行下孟反"),
+        ("第 123–157 字", "故不登髙山不知天之髙也不臨深谿不知地之厚也不聞先王之遺言不知學問之大也"),
+        ("第 158–159 字", "大謂"), ("第 160–161 字", "有益"), ("第 162 字", "於"), ("第 163 字", "人")]
+    # the reading page's selection of 以喻 (piece 2, offsets 0–2) is characters 26–27
+    form = c.get(url, {"section": 1, "piece": 2, "start": 0, "end": 2}).content.decode()
+    assert 'name="first" value="26"' in form and 'name="last" value="27"' in form
+    # typed 31–32 is 過其, piece 1 offsets 0–2, as stored before: the stored places keep their characters
+    response = c.post(url, {"kind": "text", "section": 1, "first": 31, "last": 32, "replacement": "過甚",
+                            "reason": "字形之試"})
+    assert response.status_code == 302, response.content.decode()
+    p = Proposal.objects.get()
+    assert (p.piece_position, p.start, p.end, p.original) == (1, 0, 2, "過其")
+    page = c.get(f"/corrections/{p.pk}/").content.decode()
+    assert "§1</a>，第 31–32 字（第3段）" in page
