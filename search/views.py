@@ -170,14 +170,16 @@ def work_choices() -> list[tuple[int, str]]:
     return [(w.pk, edition_label(w.title, told.get(w.pk, ""))) for w in works]
 
 
-def edition_choices() -> list[tuple[int, str]]:
-    """``[(edition id, name)]`` for the edition filter, works by title and each work's
+def edition_choices() -> list[tuple[int, str, int]]:
+    """``[(edition id, name, work id)]`` for the edition filter, works by title and each work's
     editions in the order they came: only works with more than one edition (a work's only
-    edition is chosen with the work)."""
+    edition is chosen with the work). The work id lets the form offer only the chosen work's
+    editions (static/js/search.js)."""
     places = edition_places()
     per_work = Counter(p["work_id"] for p in places.values())
     several = [(pk, p) for pk, p in places.items() if per_work[p["work_id"]] > 1]
-    return [(pk, p["full_name"]) for pk, p in sorted(several, key=lambda item: (item[1]["full_name"], item[0]))]
+    return [(pk, p["full_name"], p["work_id"])
+            for pk, p in sorted(several, key=lambda item: (item[1]["full_name"], item[0]))]
 
 
 #: The search page's parameters that its form has no control for: the facet filters (chosen
@@ -185,15 +187,15 @@ def edition_choices() -> list[tuple[int, str]]:
 KEPT_PARAMETERS = ("class", "dynasty", "author", "group")
 
 
-def with_chosen_edition(editions: list[tuple[int, str]], chosen: str) -> list[tuple[int, str]]:
+def with_chosen_edition(editions: list[tuple[int, str, int]], chosen: str) -> list[tuple[int, str, int]]:
     """``editions`` (``edition_choices()``) with the chosen edition (its id, as
     ``chosen_filters`` gives it) added when it is not among them: the edition facet chooses
     the only edition of a work too, which the menu leaves out, and a search sent again from
     the form would otherwise drop that filter."""
-    if not (chosen.isascii() and chosen.isdigit()) or any(str(pk) == chosen for pk, _ in editions):
+    if not (chosen.isascii() and chosen.isdigit()) or any(str(pk) == chosen for pk, *_ in editions):
         return editions
     place = edition_places().get(int(chosen))
-    return editions + [(int(chosen), place["full_name"])] if place else editions
+    return editions + [(int(chosen), place["full_name"], place["work_id"])] if place else editions
 
 
 def chosen_filters(form: SearchForm) -> tuple[str, str]:

@@ -317,7 +317,7 @@ class TestOnTheThreeEditions:
         assert (status, list(body)) == (400, ["edition"])
         page = client.get("/search/", {"q": "射", "edition": wyg.pk})
         assert page.status_code == 200
-        assert f'<option value="{wyg.pk}" selected>' in page.content.decode()
+        assert f'<option value="{wyg.pk}" data-work="{wyg.work_id}" selected>' in page.content.decode()
 
     def test_hit_lists_name_the_edition_of_each_hit(self, client, three):
         response = client.get("/api/search/export/tsv/", {"q": "宰戒百官"})

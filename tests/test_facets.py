@@ -479,7 +479,7 @@ def test_the_search_form_keeps_the_facet_filters_and_shows_each_as_a_chip_that_t
     # an edition chosen by the edition facet (a work of one edition, which the menu leaves out)
     # is an option of the menu, chosen, so that the form keeps it; its chip names it
     by_edition = client.get("/search/", {"q": "臣", "exact": "on", "edition": "KR3c0005"}).content.decode()
-    assert f'<option value="{hanfei.edition_id}" selected>韓非子</option></select>' in by_edition
+    assert f'<option value="{hanfei.edition_id}" data-work="{hanfei.work_id}" selected>韓非子</option></select>' in by_edition
     assert ('<a class="chip" href="?q=%E8%87%A3&amp;exact=on"><span class="visually-hidden">取消篩選 </span>'
             '版本：韓非子<span class="chip-x" aria-hidden="true">×</span></a>') in by_edition
     by_id = client.get("/search/", {"q": "臣", "exact": "on", "edition": str(hanfei.edition_id)}).content.decode()

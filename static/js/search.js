@@ -23,6 +23,27 @@
     kept.forEach(function (pair) { data.append(pair[0], pair[1]); });
   });
 
+  /* The 版本 select offers the chosen work's editions only (each option names its work,
+     data-work: search.views.edition_choices), all of them when no work is chosen; an edition of
+     another work chosen before is let go (全部), so the two filters never name two books. This
+     runs before the 卷 list below asks for the juans of the work and edition chosen. */
+  var work = form.querySelector("select[name='work']"), edition = form.querySelector("select[name='edition']");
+  function followWork(letGo) {
+    Array.prototype.forEach.call(edition.options, function (option) {
+      var other = Boolean(work.value) && option.hasAttribute("data-work") && option.getAttribute("data-work") !== work.value;
+      if (other && option.selected) {
+        if (!letGo) return;  // the page's own search named it: shown as it was searched
+        edition.value = "";
+      }
+      option.hidden = other;
+      option.disabled = other;
+    });
+  }
+  if (work && edition) {
+    followWork(false);
+    work.addEventListener("change", function () { followWork(true); });
+  }
+
   /* The 卷 field's list is the chosen work's (or edition's) juans (search.views.juan_labels).
      The server sends it with the page of a search for a work; when the reader chooses another
      work or edition, it is asked for at once (search.views.juan_labels_page), so the list is the

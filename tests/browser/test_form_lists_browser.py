@@ -1,5 +1,6 @@
 """What a form offers follows what the page holds: the search form's 卷 field lists the chosen work's
 juans as soon as the work is chosen, before any search (static/js/search.js, search.views.juan_labels_page),
+its 版本 select offers only the chosen work's editions and lets go of another work's,
 and a juan without notes lists no keys for the notes' display modes among the keyboard shortcuts
 (templates/reader/_shortcuts.html). Each page passes axe as it stands."""
 import shutil
@@ -7,7 +8,7 @@ import shutil
 import pytest
 
 from reader.importers.loader import import_file
-from reader.models import Juan
+from reader.models import Edition, Juan
 
 from ..conftest import SHARED
 from .test_reading_browser import wait_until
@@ -15,6 +16,7 @@ from .test_reading_browser import wait_until
 pytestmark = pytest.mark.django_db(transaction=True)
 
 KR1D0086 = SHARED / "corpus" / "kanripo" / "KR1d0086"
+YILI = SHARED / "corpus" / "kanripo" / "KR1d0026"
 SHIJI = SHARED / "corpus" / "kanripo-commentary" / "KR2a0001"
 SCRIPT_HINT = "卷名如書中所題，如 卷一、十、序；選定一書，即可從其卷中選"
 
@@ -53,6 +55,51 @@ def test_choosing_a_work_lists_its_juans_before_any_search(site, tabs):
     page.locator("#id_q").press("Enter")
     page.wait_for_url(f"**/search/?q=*&work={work.pk}")
     assert offered(page) == ["卷十", "采輯羣書目・目錄・序", "卷首上"]
+    assert tab.axe() == []
+
+
+def editions_offered(page) -> list[str]:
+    """The 版本 select's options a reader can choose (shown and enabled), 全部 ("") included."""
+    return page.evaluate("""() => Array.from(document.getElementById('id_edition').options)
+        .filter(o => !o.hidden && !o.disabled).map(o => o.value)""")
+
+
+def test_choosing_another_work_lets_go_of_the_first_works_edition(site, tabs, tmp_path):
+    """Two works of two editions each (禮書綱目: the seed's and the WYG's 卷十; 儀禮: 卷七 and a copy
+    of it filed as another edition): choosing a work offers its editions only, choosing another
+    lets go of the edition chosen (全部) and offers the other's, 全部 offers them all again; a URL
+    naming an edition of another work (refused) keeps it chosen as it was searched."""
+    import_file(SHARED / "corpus" / "kanripo" / "KR1d0086-WYG" / "KR1d0086_012.txt")
+    import_file(YILI / "KR1d0026_007.txt")
+    folder = tmp_path / "KR1d0026-WYG"
+    folder.mkdir()
+    shutil.copy(YILI / "KR1d0026_007.txt", folder)
+    import_file(folder / "KR1d0026_007.txt")
+    liji = Edition.objects.get(slug="KR1d0086-WYG").work
+    yili = Edition.objects.get(slug="KR1d0026-WYG").work
+    liji_editions = sorted(str(pk) for pk in liji.editions.values_list("pk", flat=True))
+    yili_editions = sorted(str(pk) for pk in yili.editions.values_list("pk", flat=True))
+    assert (len(liji_editions), len(yili_editions)) == (2, 2)
+    tab = tabs()
+    page = tab.page
+    page.goto(site + "/search/")
+    page.locator(".more-options > summary").click()  # 篩選與排序
+    assert sorted(editions_offered(page)) == sorted(["", *liji_editions, *yili_editions])
+    page.select_option("#id_work", str(liji.pk))
+    assert sorted(editions_offered(page)) == ["", *liji_editions]
+    wyg = str(Edition.objects.get(slug="KR1d0086-WYG").pk)
+    page.select_option("#id_edition", wyg)
+    wait_until(page, "document.getElementById('id_juan').list !== null")
+    page.select_option("#id_work", str(yili.pk))
+    assert page.input_value("#id_edition") == ""  # 禮書綱目's edition let go
+    assert sorted(editions_offered(page)) == ["", *yili_editions]
+    assert tab.axe() == []
+    page.select_option("#id_work", "")
+    assert sorted(editions_offered(page)) == sorted(["", *liji_editions, *yili_editions])
+    # a URL naming an edition of another work: refused (400), the form shows it as it was searched
+    assert page.goto(site + f"/search/?q=%E5%A4%A7%E5%B0%84&work={yili.pk}&edition={wyg}").status == 400
+    tab.errors = [e for e in tab.errors if not e.startswith("Failed to load resource")]
+    assert page.input_value("#id_edition") == wyg
     assert tab.axe() == []
 
 
