@@ -268,6 +268,7 @@ def test_openapi_schema_and_offline_docs(client, db):
         "/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/{number}/sections/{position}/notes/",
         "/api/works/{id}/juans/{number}/sections/{position}/parallels/",
         "/chars/{char}/", "/corrections/annotations/{slug}.jsonld",  # JSON outside /api/ (api.outside_routes)
+        "/search/juan-labels/",
     ]
     q = next(p for p in schema["paths"]["/api/search/"]["get"]["parameters"] if p["name"] == "q")
     assert q["required"] is True and q["examples"]["OneCharacter"]["value"] == "鵠"

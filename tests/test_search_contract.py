@@ -514,7 +514,8 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
     layer and commentator; ``SearchQuery.written_by`` (the author filter) keeps the passages of
     the people named, the main text (classic, records, titles) naming nobody of its ``main``
     editions and every note naming nobody of its ``unnamed`` ones: a 楚辭 juan whose notes
-    hold 王逸's 章句 and 洪興祖's 補注, and the seed, whose notes name nobody."""
+    hold 王逸's 章句 and 洪興祖's 補注 (and whose prefaces are 王逸's and 劉勰's front matter), 楚辭補注's
+    卷首 (its 四庫 editors' passage names nobody), and the seed, whose notes name nobody."""
     from collections import Counter
 
     from reader.importers.loader import import_file
@@ -526,13 +527,16 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
 
     with muted():
         juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4a0002" / "KR4a0002_001.txt").juan
-    documents = documents_for_juan(seed_juan) + documents_for_juan(juan)
-    # 楚辭補注 卷一's editors' passage (EDITORIAL, naming nobody) is nobody known's (decision 0044)
-    assert sum(d.text.count("曰") for d in documents if d.layer in NOBODYS_UNSIGNED) == 1
+        front = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4a0003" / "KR4a0003_000.txt").juan
+    documents = documents_for_juan(seed_juan) + documents_for_juan(juan) + documents_for_juan(front)
+    # 楚辭補注 卷首's editors' passage (EDITORIAL, naming nobody) is nobody known's (decision 0044);
+    # the prefaces of 楚辭 卷一 are their writers' (王逸 3, 劉勰 1)
+    assert sum(d.text.count("曰") for d in documents if d.layer in NOBODYS_UNSIGNED and not d.commentator) == 1
+    assert sum(d.text.count("曰") for d in documents if d.layer in NOBODYS_UNSIGNED and d.commentator) == 4
     own_backend.rebuild(documents)
     ref = _reference(documents)
     main_layers = {"classic", "record", "title"}
-    seed, chuci = seed_juan.edition_id, juan.edition_id
+    seed, chuci, buzhu = seed_juan.edition_id, juan.edition_id, front.edition_id
     for phrase in ("曰", "之", "言", "射", "也"):
         plain = Counter()
         for d in documents:
@@ -545,8 +549,8 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
         # keeps a 四庫 copy's (search.facets.editors_dynasty)
         for names, main, unnamed, editors in (
                 ((), (seed,), (), ()), (("王逸",), (), (), ()), (("王逸", "洪興祖"), (chuci,), (), ()),
-                (("洪興祖",), (chuci,), (seed,), ()), ((), (), (seed, chuci), ()), ((), (), (), (chuci,)),
-                (("王逸",), (), (seed,), (seed, chuci)), ((), (seed,), (), (seed,))):
+                (("洪興祖",), (chuci,), (seed,), ()), ((), (), (seed, chuci), ()), ((), (), (), (buzhu,)),
+                (("王逸",), (), (seed,), (seed, buzhu)), ((), (seed,), (), (seed,))):
             want = sum(n for (edition, _, layer, who), n in plain.items()
                        if ((who in names) if who else (edition in main) if layer in main_layers
                            else (edition in editors) if layer == "editorial"
@@ -564,11 +568,11 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
             got = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(
                 names, quoted=quoted, collected=collected)))
             assert got.count == want == sum(got.layer_counts()[1]), (phrase, names, collected)
-        editors_only = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(editors=(chuci,))))
+        editors_only = own_backend.search(SearchQuery(phrase, exact=True, written_by=WrittenBy(editors=(buzhu,))))
         assert editors_only.count == sum(n for (edition, _, layer, who), n in plain.items()
-                                         if edition == chuci and layer == "editorial" and not who), phrase
+                                         if edition == buzhu and layer == "editorial" and not who), phrase
     # 楚辭補注's one editorial 曰, kept by its edition's editors alone
-    kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(editors=(chuci,))))
+    kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(editors=(buzhu,))))
     assert [(h.layer, h.commentator) for h in kept.hits] == [("editorial", "")]
     kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(("洪興祖",), (chuci,))))
     assert {(h.layer, h.commentator) for h in kept.hits} == {("classic", ""), ("commentary", "洪興祖")}

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 
 from ..conftest import SHARED
-from .test_reading_browser import JUAN, S2
+from .test_reading_browser import JUAN, S2, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -113,7 +113,7 @@ def test_the_quotation_map_is_as_wide_as_its_table(library, tabs, kept_map):
             break
     assert page.evaluate("document.activeElement.classList.contains('map-scroll')")
     page.keyboard.press("PageDown")
-    page.wait_for_function("document.querySelector('.map-scroll').scrollTop > 0")
+    wait_until(page, "document.querySelector('.map-scroll').scrollTop > 0")
     tab.shot("comfort-quotation-map", full_page=True)
 
 
