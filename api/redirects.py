@@ -7,7 +7,7 @@ slug from a reading page's URL into an API URL gets a 301 to the id form, with t
 the path and the query string kept, rather than a 404. A work's slug is looked up first,
 then an edition's (``/api/works/KR1d0086-WYG/`` leads to that edition's URL); a key that names
 neither is read as the reading pages read it (``/works/周禮注疏/juan/1/``): as a
-work's title, as written or as search folds it (``reader.places.works_titled``, the pages' one
+work's title, as written or as search folds it (``reader.places.by_title``, the pages' one
 rule), a 302 to that work's URL (a title is no permanent name: a second work may come to bear
 it), or, for a title several works bear, a 300 listing them, each with its URL (``titled``). A
 key that is none of these is a JSON 404, and so is a path under an existing id that names no
@@ -22,7 +22,7 @@ from django.http import HttpResponseRedirect, HttpResponsePermanentRedirect, Jso
 
 from config.converters import whole_number
 from reader.models import Edition, Work
-from reader.places import works_titled
+from reader.places import by_title
 
 
 def _redirect(request, prefix: str, pk: int, rest: str):
@@ -39,25 +39,34 @@ def _redirect(request, prefix: str, pk: int, rest: str):
 
 def titled(request, title: str, rest: str):
     """The answer to ``/api/works/<title>/<rest>`` for a ``title`` no edition or work has as its
-    slug, by the works of that title (``reader.places.works_titled``): one work, a 302 to
+    slug, by the works of that title (``reader.places.by_title``): one work, a 302 to
     ``/api/works/<id>/<rest>`` (query string kept) with the JSON body of a redirect
     (``{"detail": "書題「周禮注疏」即 /api/works/3/juans/1/（the API names a work by its id; the work
     titled 周禮注疏 is at /api/works/3/juans/1/）", "location": …}``); several works, a ``300
     Multiple Choices`` without ``Location`` (none is preferred; RFC 9110, 15.4.1), its body
     ``{"detail": "本館有 2 部書題為「周禮」，請擇一（2 works are titled 周禮: choose one）", "works":
     [{"id", "title", "author", "url"}]}`` by id, each ``url`` that address under the work's id,
-    absolute as the API's other links; None when no work has that title."""
-    works = works_titled(title)
+    absolute as the API's other links; None when no work has that title. A key that is only part
+    of the works' titles (``reader.places.Titled.part``: 老子 of 老子道德經) is worded so: 「書題含
+    「老子」者即 …」 (the work whose title holds 老子), 「本館書題含「道德」者有 2 部，請擇一」 (2 works
+    have 道德 in their titles)."""
+    found = by_title(title)
+    works = found.works
     if not works:
         return None
     query = "?" + request.META["QUERY_STRING"] if request.META.get("QUERY_STRING") else ""
     urls = {w.pk: f"/api/works/{w.pk}/{quote(rest)}{query}" for w in works}
     if len(works) == 1:
         url = urls[works[0].pk]
-        body = {"detail": f"書題「{title}」即 {url}（the API names a work by its id; the work titled {title} is at {url}）",
-                "location": url}
+        detail = (f"書題含「{title}」者即 {url}（the API names a work by its id; the work whose title holds {title} is at {url}）"
+                  if found.part else
+                  f"書題「{title}」即 {url}（the API names a work by its id; the work titled {title} is at {url}）")
+        body = {"detail": detail, "location": url}
         return HttpResponseRedirect(url, content=json.dumps(body, ensure_ascii=False), content_type="application/json")
-    body = {"detail": f"本館有 {len(works)} 部書題為「{title}」，請擇一（{len(works)} works are titled {title}: choose one）",
+    detail = (f"本館書題含「{title}」者有 {len(works)} 部，請擇一（{len(works)} works have {title} in their titles: choose one）"
+              if found.part else
+              f"本館有 {len(works)} 部書題為「{title}」，請擇一（{len(works)} works are titled {title}: choose one）")
+    body = {"detail": detail,
             "works": [{"id": w.pk, "title": w.title, "author": w.author, "url": request.build_absolute_uri(urls[w.pk])}
                       for w in Work.objects.filter(pk__in=urls).order_by("pk")]}
     return JsonResponse(body, status=300, json_dumps_params={"ensure_ascii": False})

@@ -21,7 +21,7 @@ from catalogue.catalogue import BU, bus, get_class, members
 from reader.juans import juan_count
 from reader.crumbs import class_trail, work_page_url, work_trail
 from reader.models import Edition, Juan, Work
-from reader.places import works_titled
+from reader.places import by_title
 from reader.shelving import decided_shu, shu_anchor
 
 
@@ -139,16 +139,18 @@ def work_detail(request, slug):
 
 def titled_works(request, title: str, rest: str = ""):
     """``/works/<title>/`` where no edition or work has that key: the work of that title
-    (``works_titled``), a 302 to its page (``Work.get_absolute_url``), as a reader who types
+    (``reader.places.by_title``), a 302 to its page (``Work.get_absolute_url``), as a reader who types
     ``/works/荀子/`` means it, whatever key (a Kanripo ID, KR3a0002) the library gives it; several
-    works of that title (two books called 周禮, a traditional and a simplified 儀禮釋宮增注): a page
-    that lists them to choose from, ``300 Multiple Choices`` (RFC 9110, 15.4.1), with no
+    works of that title (two books called 周禮, a traditional and a simplified 儀禮釋宮增注), or whose
+    titles hold it (道德真經 of both 道德真經注, worded 「題含」, not 「題為」): a page that lists them to
+    choose from, ``300 Multiple Choices`` (RFC 9110, 15.4.1), with no
     ``Location``, since no one of them is the preferred; None when no work has that title (the
     caller's 404). ``rest``: the address asked for goes on under the title (``juan/1/``,
     ``juan/1/2/collate/``: ``TitledPathMiddleware``), and each of those leads to the same address
     under the work's key (``/works/KR1d0003/juan/1/``, the query string kept), which answers as it
     would typed so (a juan the work lacks is its 404)."""
-    works = works_titled(title)
+    found = by_title(title)
+    works = found.works
     if not works:
         return None
     if rest:
@@ -163,7 +165,8 @@ def titled_works(request, title: str, rest: str = ""):
     works = _works_with_counts(Work.objects.filter(pk__in=[w.pk for w in works]))
     for work in works:
         work.titled_url = urls[work.pk]
-    return render(request, "reader/titled.html", {"title": title, "works": works, "rest": rest}, status=300)
+    return render(request, "reader/titled.html", {"title": title, "works": works, "rest": rest, "part": found.part},
+                  status=300)
 
 
 #: An address under a work's key, and what follows the key (``TitledPathMiddleware``).

@@ -1,8 +1,10 @@
 """Finding what a reading URL names: the edition ``/works/<slug>/`` and every address under it
 read (one rule, ``edition_by_slug``), the edition of ``/works/<work>/editions/<slug>/``, the
 juan ``/works/<slug>/juan/<number>/`` (404 when there is none), and the works a key that is no
-slug names by their title (``works_titled``: the reading pages' ``/works/荀子/`` and the API's
+slug names by their title (``by_title``, ``works_titled``: the reading pages' ``/works/荀子/`` and the API's
 ``/api/works/荀子/`` read a title by this one rule)."""
+from dataclasses import dataclass
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -65,23 +67,40 @@ def work_titles(work: Work) -> list[str]:
     return [t for t in dict.fromkeys(titles) if t]
 
 
-def works_titled(title: str) -> list[Work]:
+@dataclass(frozen=True)
+class Titled:
+    """The works a key names by their titles (``by_title``): ``works`` by id, and ``part``, True
+    when the key is only part of their titles (周禮 of 周禮注疏, 老子 of 老子道德經), False when it
+    is one of their titles, as written or as a query folds it: the pages and the API word their
+    answer by it (「題為」 a title, 「題含」 part of one)."""
+
+    works: list[Work]
+    part: bool = False
+
+
+def by_title(title: str) -> Titled:
     """The works whose title is ``title``: as written, else any of their titles (``work_titles``:
     the sources' and the catalogue's, 老子道德經 for 道德真經注) as written or as a query reads
     both (``characters.folding.query_folds``: variants and simplified forms, a simplified character
     that stands for several traditional ones read as each; 仪礼释宫増注 as 儀禮釋宮增注, 礼书纲目 as
     禮書綱目 and 禮書綱目 as a work titled 礼书纲目, though 纲 is read per place in the index and
     ``fold`` keeps it), else, for a key of ``MIN_PART`` characters or more, the works one of whose
-    titles holds it so read (老子 → 老子道德經; 周禮 → 周禮注疏 and 周禮訂義, which the caller lists);
-    by id. ``[]`` when none is. The reading pages (``pages.catalogue.titled_works``) and the API
-    (``api.redirects.work_by_slug``) read a key that names no edition and no work by it."""
+    titles holds it so read (老子 → 老子道德經; 周禮 → 周禮注疏 and 周禮訂義, which the caller lists;
+    ``Titled.part``); by id. No works when none is. The reading pages
+    (``pages.catalogue.titled_works``) and the API (``api.redirects.work_by_slug``) read a key that
+    names no edition and no work by it."""
     works = list(Work.objects.filter(title=title).order_by("pk"))
     if works or len(title) > MAX_TITLE:
-        return works
+        return Titled(works)
     keys = query_folds(title)
-    titled = [(w, [query_folds(t) for t in work_titles(w)])
+    titles = [(w, [query_folds(t) for t in work_titles(w)])
               for w in Work.objects.only("pk", "title", "other_titles", "kanripo_id").order_by("pk")]
-    named = [w for w, folds in titled if any(keys & f for f in folds)]
+    named = [w for w, folds in titles if any(keys & f for f in folds)]
     if named or len(title) < MIN_PART:
-        return named
-    return [w for w, folds in titled if any(k in t for f in folds for t in f for k in keys)]
+        return Titled(named)
+    return Titled([w for w, folds in titles if any(k in t for f in folds for t in f for k in keys)], part=True)
+
+
+def works_titled(title: str) -> list[Work]:
+    """The works of ``by_title(title)``, by id (``[]`` when none is)."""
+    return by_title(title).works
