@@ -23,6 +23,7 @@ from characters.simplified import TRADITIONAL
 from config.api_errors import PastLastPage, bilingual
 from config.downloads import attachment
 from corrections.overlay import juan_overlay
+from reader.book_writers import main_writers
 from reader.importers.mandoku.column_order import in_reading_order
 from reader.models import Edition, Juan, Piece, Section, Work
 from reader.person_names import works_of_people
@@ -148,7 +149,9 @@ class WorkList(generics.ListAPIView):
     beginning of names (a surname: `?author=江` finds 江永's and 江聲's works), never a dynasty or
     a role word of the byline (清, 注); several, repeated or comma-separated, list the works of
     any of them; it also finds the works the catalogue lists the person for: `?author=范甯` finds
-    春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧. `dynasty` (one or
+    春秋穀梁傳 and 春秋穀梁注疏, whose catalogue records write 范甯 and 范寧; and the works whose main
+    text a search's `author` filter credits to him: `?author=司馬遷` finds 史記集解, whose catalogue
+    entry names 裴駰 alone (the classic's author by 史記's entry: `reader.book_writers.main_writers`). `dynasty` (one or
     several) lists the works a search's `dynasty` filter finds hits in: those with a writer of
     that dynasty, author or commentator (`?dynasty=唐`: 周禮注疏 by 賈公彥's 疏 and 陸德明's 音義);
     a value that names no dynasty is a 400 listing the library's."""
@@ -169,7 +172,9 @@ class WorkList(generics.ListAPIView):
             works = list(qs)
             people = {w.pk: {p["name"] for p in work_people(w)} | {p["name"] for e in w.editions.all()
                                                                    for p in e.byline or () if p.get("name")}
-                      for w in works}  # the catalogue's people and every byline's: 劉昞, who wrote 人物志's 注
+                      | {n for e in w.editions.all() for n in main_writers(w, e).main}
+                      for w in works}  # the catalogue's people, every byline's (劉昞, who wrote 人物志's 注)
+            # and the main text's authors a search's author filter counts (史記集解: 司馬遷, by 史記's entry)
             held = set().union(*people.values())
             wanted = {s for author in authors for name in typed_author(author, held) for s in typed_spellings(name)}
             listed = set(works_of_people(wanted))  # 范甯 finds the works the catalogue lists 范寧 for

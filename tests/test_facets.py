@@ -739,3 +739,26 @@ def test_a_commentator_or_author_typed_in_simplified_or_a_variant_form_names_the
         works = client.get("/api/works/", {"author": typed}).json()["results"]
         assert [w["title"] for w in works] == ["毛詩注疏"], typed
     assert client.get("/api/search/", {"q": "鵠", "commentator": "孔达"}).json()["count"] == 0
+
+
+SHIJI_JIJIE_50 = SHARED / "corpus" / "kanripo-commentary" / "KR2a0002" / "KR2a0002_050.txt"
+
+
+def test_the_works_list_names_a_commentary_books_classic_author_as_the_search_credits_him(seed_juan, search_backend,
+                                                                                           client):
+    """``/api/search/?author=司馬遷`` found 史記集解's main text (its classic is 史記's, by 史記's
+    catalogue entry: ``reader.book_writers.main_writers``) while ``/api/works/?author=司馬遷`` listed
+    no work, for 史記集解's own entry and byline name 裴駰 alone. The works list now reads the same
+    writers: 司馬遷 and 裴駰 both list 史記集解, and 司馬遷's search hits are its main text's."""
+    juan = import_file(SHIJI_JIJIE_50).juan
+    index_all(search_backend)
+    facets._tables.clear()
+    main = sum(p.text.count("之") for p in Piece.objects.filter(section__juan=juan, commentator=""))
+    notes = sum(p.text.count("之") for p in Piece.objects.filter(section__juan=juan).exclude(commentator=""))
+    assert (main, notes) == (10, 1)
+    for author, count in (("司馬遷", main), ("裴駰", notes)):
+        body = client.get("/api/search/", {"q": "之", "exact": "1", "author": author, "page_size": "1"}).json()
+        assert body["count"] == count, author
+        works = client.get("/api/works/", {"author": author}).json()["results"]
+        assert [w["title"] for w in works] == ["史記集解"], author
+    assert client.get("/api/works/", {"author": "司馬"}).json()["results"][0]["title"] == "史記集解"
