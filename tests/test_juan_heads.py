@@ -3,8 +3,10 @@ headings print their group after a space or lost a number (管子), the 章 of a
 the commentator it is read in (經典釋文 孝經音義), a heading's mark of lost text (尚書音義 ``丨``), a
 篇 heading before the full-size 注 its line runs on with (孟子注疏) and the book's title over the
 first 篇's (論語 四部叢刊). Every file is written back byte for byte (``_read``)."""
-from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, PARATEXT, READINGS, SUBCOMMENTARY, TEXT
 from reader.importers.mandoku.check import structure_faults
+from reader.importers.mandoku.header import read_header_block
+from reader.importers.mandoku.late_titles import late_title
 
 from .conftest import SHARED
 from .test_next_headings import _read
@@ -162,3 +164,59 @@ def test_the_commentarys_title_on_a_pian_heading_line_is_a_label_with_its_note()
     assert doc.bylines == [{"dynasty": "唐", "place": "", "name": "陸德明", "role": "撰"}]
     assert [c.title for c in doc.chapters][:4] == ["", "學而第一", "爲政第二", "八佾第三"]
     assert structure_faults(doc) == []
+
+
+def _late(path):
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    header, n = read_header_block(text, lines)
+    head_end, found = header.read_header(lines, n, len(lines), first=True)
+    return "title" in found, late_title(header, lines, head_end, header.find_trailer(lines, head_end))
+
+
+def test_a_juans_title_line_after_the_end_of_the_front_matter_is_its_head():
+    """管子 (四部叢刊) 卷一's file opens with the last four lines of 劉向's 序 (its head in ``_000``), then prints
+    the juan's title line and byline 「管子卷第一　唐司空房　玄齡　註」 on the same page. The header was looked
+    for at the file's top only: the 序's tail, the title and the byline were one run of the classic
+    (``…向謹第録上管子卷第一　唐司空房　玄齡　註``) and the juan named nobody. The title line is the juan's
+    head (``late_titles``): layout, its byline the juan's, as in the juans whose files open with it; the
+    序's tail, before the book's first juan, is front matter (序跋), a section of its own, signed by
+    nobody the file names. 春秋正義 (四部叢刊) 卷一 is made so too: 孔穎達's 序 ends, then 「春秋正義卷第一」."""
+    doc = _read(GUANZI / "KR3c0001_001.txt")
+    assert (doc.juan_label, doc.juan_number) == ("卷第一", 1)
+    assert doc.bylines == [{"dynasty": "唐", "place": "", "name": "房玄齡", "role": "註"}]
+    lead, toc = doc.chapters[0].sections[:2]
+    assert [(p.kind, p.effective_layer, p.commentator, p.text) for p in lead.pieces] == [
+        (TEXT, PARATEXT, "", "氏牧民山髙乗馬輕重九府詳哉言之也又日將順其美匡救其惡故上下能相親愛豈管仲之謂乎"
+                             "九府書民閒無有山髙一名形勢凡管子書務富國安民道約言要可以繞合經義向謹第録上")]
+    assert (lead.line, toc.line) == (10, 15)
+    assert [(p.kind, p.effective_layer, p.text) for p in toc.pieces] == [
+        (LABEL, CLASSIC, "牧民第一\u3000形勢第二"), (LABEL, CLASSIC, "權脩第三\u3000立政第四"), (LABEL, CLASSIC, "乗馬第五")]
+    assert toc.pieces[0].layout[0] == (0, "管子卷第一\u3000唐司空房\u3000玄齡\u3000註¶\n\u3000\u3000\u3000")
+    assert not any("卷第一" in p.text or "玄齡" in p.text for p in doc.all_pieces())
+    assert [c.title for c in doc.chapters] == ["", "牧民第一", "形執第二", "權脩第三", "立政第四", "乘馬第五"]
+    assert structure_faults(doc) == []
+    doc = _read(CORPUS / "kanripo-jingbu" / "KR1e0003" / "KR1e0003_001.txt")
+    assert doc.juan_label == "卷第一"
+    lead = doc.chapters[0].sections[0]
+    assert [(p.kind, p.effective_layer, p.text[:6], p.text[-6:], len(p.text)) for p in lead.pieces] == [
+        (TEXT, PARATEXT, "今奉敕刪定拠", "者以禆万一焉", 182)]
+    assert doc.chapters[0].sections[1].pieces[0].layout[0] == (0, "春秋正義卷第一¶\n\u3000\u3000")
+    # where a file opens with its title line, or prints one only after its text, nothing is read so: the
+    # title at the top (卷二); 三國志 卷十六's end title 「　魏志卷十六」 after 30 leaves of text, over its 考證
+    assert _late(GUANZI / "KR3c0001_002.txt") == (True, None)
+    assert _late(CORPUS / "kanripo-commentary" / "KR2a0012" / "KR2a0012_016.txt") == (False, None)
+    assert _late(GUANZI / "KR3c0001_001.txt") == (False, 13)
+
+
+def test_a_title_line_after_a_page_of_text_is_no_juans_head():
+    """A title line with the juan's label is its head only on the file's first page (``late_title``): after
+    a page break that follows text, or with no text after it, it is an end title; a label of another
+    juan (the one before's end title) is none either."""
+    header, n = read_header_block("#+TITLE: 管子\n#+PROPERTY: JUAN 1\n", ["#+TITLE: 管子", "#+PROPERTY: JUAN 1"])
+    title = "管子卷第一\u3000唐司空房\u3000玄齡\u3000註¶"
+    assert late_title(header, ["<pb:X_1a>¶", "序曰¶", title, "凡有地¶"], 0, 4) == 2
+    assert late_title(header, ["<pb:X_1a>¶", "序曰¶", "<pb:X_1b>¶", title, "凡有地¶"], 0, 5) is None
+    assert late_title(header, ["<pb:X_1a>¶", "序曰¶", title, "<pb:X_1b>¶"], 0, 4) is None
+    assert late_title(header, ["<pb:X_1a>¶", title, "凡有地¶"], 0, 3) is None  # at the top: the header's
+    assert late_title(header, ["序曰¶", "管子卷第二¶", "凡有地¶"], 0, 3) is None

@@ -75,6 +75,9 @@ class LineLoop:
         self.header = None
         self.heading_bylines: list[str] = []  # byline lines under a 篇 heading (``bylines_after_heading``)
         self.chapter_bylines: list[tuple[ChapterDoc, str]] = []  # the same, each with its chapter
+        #: ``(first, end)``: the lines of the juan's title line and byline printed after the matter
+        #: before it (``late_titles.late_title``), read as a file's head; None for a file without
+        self.late_head: tuple[int, int] | None = None
 
     def error(self, line: int, column: int, message: str):
         raise TextFormatError(self.path, line, column, message)
@@ -185,6 +188,17 @@ class LineLoop:
                 prev_indent = line_indent = indent
                 before = line
                 i += 1
+                continue
+            if self.late_head is not None and i == self.late_head[0]:
+                # the juan's title line and byline after the end of the matter before it (管子 卷一 after
+                # 劉向's 序): layout, as at a file's top; what came before is a section of its own
+                flush_trailing()
+                i = self.late_head[1]
+                pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(lineno - 1, i)]
+                units.append(Unit("break", lineno))
+                cont, unit, mode, closer_unit = None, None, "main", None
+                para_break, at_start, ji_mode, prev_indent, in_label = True, True, False, -1, False
+                line_indent, prev_width = None, 0
                 continue
             # ---- layout-only lines ----
             if line.startswith("#"):

@@ -303,3 +303,19 @@ def mark_paratext(doc: JuanDocument) -> int:
                 p.layer, p.layer_basis, p.layer_name, p.commentator = PARATEXT, LAYOUT, "", writer
                 n += 1
     return n
+
+
+def lead_matter(doc: JuanDocument, line: int) -> int:
+    """Store as ``PARATEXT`` the text a file prints before its juan's title line at ``line``
+    (1-based; ``late_titles.late_title``) where the juan is the book's first (``juan_number`` 1):
+    nothing of the book's text comes before its first juan, so what its file holds before the
+    title is the end of the front matter the file before began (管子 KR3c0001_001: the last lines of
+    劉向's 序; 春秋正義 KR1e0003_001: of 孔穎達's 春秋正義序). Its writer is the one its signature
+    names (``signed_by``), else nobody; its layer is named by no word, the file naming no part.
+    Before a later juan's title it is that juan's predecessor's text, and is left as read. Only
+    full-size pieces the layer steps left in the classic change (``_set``). Returns how many."""
+    if doc.juan_number != 1 or not doc.chapters:
+        return 0
+    lead = [s for s in doc.chapters[0].sections if s.line < line]
+    pieces = [p for s in lead for p in s.pieces + s.records]
+    return _set(pieces, signed_by("".join(p.text for p in pieces if p.kind in FULL_SIZE)), "")

@@ -44,7 +44,8 @@ from .glued_titles import glued_title_bylines, own_line_titles
 from .pian_bylines import heading_line_bylines, part_byline, pian_bylines
 from .signed_parts import signed_parts
 from .memorials import memorial_signatures
-from .paratext import mark_paratext
+from .paratext import lead_matter, mark_paratext
+from .late_titles import late_title
 from .part_lists import zhi_parts
 from .classic_titles import classic_titles
 from .prefaces import appended_writings, preface_layers
@@ -152,6 +153,11 @@ class _Parser(LineLoop):
         self.header, n_props = read_header_block(self.text, lines)
         head_end, found = self.header.read_header(lines, n_props, len(lines), first=True)
         trailer_start = self.header.find_trailer(lines, head_end)
+        late = None if "title" in found else late_title(self.header, lines, head_end, trailer_start)
+        if late is not None:  # 管子 卷一: 劉向's 序 ends, then 「管子卷第一　唐司空房　玄齡　註」: the juan's head
+            after, printed = self.header.read_header(lines, late, trailer_start, first=False)
+            found.update(printed)
+            self.late_head = (late, after)
         doc.header_lines = lines[:head_end]
         doc.trailer_lines = lines[trailer_start:]
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
@@ -228,6 +234,8 @@ class _Parser(LineLoop):
         if not self.header.tls:
             headless_tiyao(doc)  # the 四庫 提要 printed under no heading (after a 目錄): the editors', a section
         mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
+        if late is not None:  # the end of the front matter before 卷一's title line: 序跋
+            lead_matter(doc, late + 1)
         memorial_signatures(doc)  # 上三國志注表's 元嘉六年…臣裴松之上: its writer's byline, no text
         front_notes(doc, profile)  # 楚辭補注's 目録: its notes and 按 洪興祖's, not 王逸's
         # 本義(…), 集說(…): the label of the block of notes it leads (after the 序跋 are marked: a name over

@@ -260,6 +260,9 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
         elif u.kind == "closer":
             close_run(u)
             run = []
+        elif u.kind == "break":  # a juan's head printed after the matter before it (``late_titles``)
+            close_run(None)
+            run = []
         elif u.number and run and not numbered_chapter:
             close_run(None)
             run = [u]

@@ -14,7 +14,7 @@ class Unit:
     """A run of pieces between clean line boundaries (no piece crosses a unit boundary),
     or a structural element (closer, heading, part)."""
 
-    kind: str  # "para" | "closer" | "heading" | "part"
+    kind: str  # "para" | "closer" | "heading" | "part" | "break" (a juan's head after text: ``late_titles``)
     line: int
     pieces: list[PieceBuilder] = field(default_factory=list)
     new_para: bool = False
