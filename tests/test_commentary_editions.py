@@ -212,12 +212,13 @@ def test_chuci_prefaces_and_the_writings_after_li_sao_are_paratext():
 
 
 def test_chuci_prefaces_in_every_juan():
-    """Over both books' juans (``_001``-``_017``): 王逸's 序 to each 篇 is his 序跋 (2,527 characters in
-    楚辭, 2,932 in 楚辭補注, his 叙 after 離騷 and 天問 included); the list of 九歌's pieces printed before
-    its 序 is nobody's (an unsigned list of contents: 93 and 120 characters). Where the 序's end is
-    unsure and no section was cut (楚辭 卷六 卜居, 卷十 大招, and 卷十七 九思, whose heading is no chapter),
-    the 序 stays in the classic's first section, as printed."""
-    for book, wang, nobody in (("KR4a0002", 2527, 93), ("KR4a0003", 2932, 120)):
+    """Over both books' juans (``_001``-``_017``): 王逸's 序 to each 篇 is his 序跋 (2,852 characters in
+    楚辭, 2,932 in 楚辭補注, his 叙 after 離騷 and 天問 included); the lists of 九歌's and 九歎's and
+    九思's pieces printed before their 序 are nobody's (unsigned lists of contents: 111 and 120
+    characters). 楚辭 卷六 卜居 (its 序 printed 17 to a line, its last line full, the next opening
+    with a note), 卷十 大招 (its first line one short of full, the text running on) and 卷十七 九思
+    (its heading a label under 王逸's 作 line) read as the others: the 序 a section, the classic the next."""
+    for book, wang, nobody in (("KR4a0002", 2852, 111), ("KR4a0003", 2932, 120)):
         chars = Counter()
         for n in range(1, 18):
             doc = parse(f"kanripo-commentary/{book}/{book}_{n:03d}.txt")
@@ -230,8 +231,20 @@ def test_chuci_prefaces_in_every_juan():
         (TEXT, PARATEXT, "", "東皇太一"), (NOTE, COMMENTARY, "洪興祖", "一本自東"),
         (TEXT, PARATEXT, "", "雲中君湘"), (TEXT, PARATEXT, "", "東君河伯")]
     assert nine.sections[1].pieces[0].text == "吉日兮辰良" and nine.sections[1].pieces[0].layer == ""
-    buju = parse("kanripo-commentary/KR4a0002/KR4a0002_006.txt")
-    assert not any(p.layer == PARATEXT for p in buju.all_pieces())
+    for n, preface, classic in ((6, (13, "卜居者屈原之所作也", "以定嫌疑故曰卜居也"), (20, "屈原旣放三年")),
+                                (10, (13, "大招者屈原之所作也", "人冝輔佐之以興至治因以風諫逹已之志也"), (21, "靑春受&KR1180;")),
+                                (17, (11, "九思者王逸之所作也", "辭曰"), (38, "悲兮愁哀兮憂"))):
+        doc = parse(f"kanripo-commentary/KR4a0002/KR4a0002_{n:03d}.txt")
+        first, second = doc.sections[0], doc.sections[1]
+        texts = [p for p in first.pieces if p.kind == TEXT and p.commentator == "王逸"]
+        assert (first.line, texts[0].text[:9], texts[-1].text) == preface, n
+        assert all(p.layer == PARATEXT and p.layer_name == "序" for p in texts), n
+        assert all(p.commentator == "洪興祖" for p in first.pieces if p.kind == NOTE), n
+        assert (second.line, second.title, second.pieces[0].text, second.pieces[0].layer) == (*classic[:1], "", classic[1], ""), n
+    # 卷十七: the line over the heading and the heading are labels, no 序; the list of 九思's pieces is nobody's
+    nine_longings = parse("kanripo-commentary/KR4a0002/KR4a0002_017.txt").sections[0].pieces
+    assert [(p.kind, p.layer, p.text) for p in nine_longings[:3]] == [
+        (LABEL, "", "漢侍中南郡王逸叔師作"), (LABEL, "", "九思章句第十七\u3000楚辭"), (TEXT, PARATEXT, "逢尤")]
 
 
 def test_chuci_contents_notes_and_the_an_on_its_order_are_hong_xingzus():

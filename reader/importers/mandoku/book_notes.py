@@ -23,7 +23,9 @@ notes the commentator step gave the profile's default voice by default.
   included: 九歌 ``東皇太一(一本自東皇太一至國殤上皆有祠字)``) is the later commentator's,
   with or without his formula (``(戰國䇿楚有昭奚恤)``, ``(元和姓纂云…)``). The preface is the
   first flush paragraph after the heading and ends at its first printed line shorter than a
-  full line (``parser.full_width``: WYG 21), or before the line where the first note holding the later commentator's formula opens,
+  full line (``parser.full_width``: WYG 21) from which the paragraph does not run on (the next
+  printed line opening with small print, or the text running on into it from a line not shorter
+  than half a full line: 楚辭 SBCK 卷六, 卷十), or before the line where the first note holding the later commentator's formula opens,
   whichever comes first (九章's preface ends on a full line); the classic starts on the
   next line (``帝高陽之苗裔兮``). The full line is measured on lines of full-size print only
   when that is narrower (``parser.full_width``, ``large_only``): 楚辭 SBCK prints 15 characters
@@ -166,17 +168,21 @@ def preface_ends(doc: JuanDocument, profile: Profile, lines: list[str], width: C
         return []
     positions = piece_positions(doc)
     out = []
-    for chapter in doc.chapters:
-        if chapter.heading is None or not ZHANGJU_HEADING.search(chapter.title or ""):
-            continue
+    for chapter in zhangju_chapters(doc):
         pieces = [p for s in chapter.sections for p in s.pieces]
         start = next((positions[id(p)][0] for p in pieces if p.kind == TEXT and id(p) in positions
                       and not lines[positions[id(p)][0] - 1].startswith("\u3000")
                       and not ZHANGJU_HEADING.search(lines[positions[id(p)][0] - 1])), None)
         if start is None:
             continue
+        # a line the paragraph runs on from is no end: the next printed line opens with small print
+        # (the note of the line's last words), or the text runs on across the line end from a line
+        # not shorter than half a full line (as ``cut_prefaces`` reads it)
+        runs_on = {n for p in pieces if p.kind == TEXT and id(p) in positions
+                   for _, n in line_starts(p, positions[id(p)][0])[1:]}
         end = next((i + 1 for i in range(start - 1, len(lines)) if not lines[i].startswith(("#", "<pb:"))
-                    and width(lines[i]) < full), None)
+                    and width(lines[i]) < full and not _runs_on(lines, i + 1, runs_on, 2 * width(lines[i]) >= full)),
+                   None)
         # the classic starts at the latest on the line where the first note holding the later
         # commentator's formula opens (九章: the preface's last line is full, its note filling it)
         first = next((k for k, p in enumerate(pieces) if p.commentator == later.commentator and p.layer_basis != LAYOUT), None)
@@ -187,6 +193,51 @@ def preface_ends(doc: JuanDocument, profile: Profile, lines: list[str], width: C
         if end is not None:
             out.append((chapter, end))
     return out
+
+
+def _next_line(lines: list[str], line: int) -> int:
+    """The 1-based number of the first printed line after ``line`` (page breaks, header lines and
+    blank lines skipped), or ``len(lines) + 1``."""
+    n = line
+    while n < len(lines) and (lines[n].startswith(("#", "<pb:")) or not lines[n].strip("\u3000 ¶")):
+        n += 1
+    return n + 1
+
+
+def _runs_on(lines: list[str], line: int, runs_on: set[int], long: bool) -> bool:
+    """Whether the paragraph printed on ``line`` (1-based) goes on to the next printed line: that
+    line opens with small print, or (``long``: ``line`` not shorter than half a full line) a text
+    piece runs on into it (``runs_on``: the lines text pieces run on to)."""
+    following = _next_line(lines, line)
+    if following > len(lines):
+        return False
+    return lines[following - 1].lstrip("\u3000").startswith("(") or long and following in runs_on
+
+
+def zhangju_chapters(doc: JuanDocument) -> list[ChapterDoc]:
+    """The chapters of ``doc`` that a heading of the first commentator's 章句 opens (``ZHANGJU_HEADING``):
+    the chapter's heading, or the title of its first section where the structure step made the
+    heading a section's (楚辭 四部叢刊 卷十七: the line over ``九思章句第十七　楚辭`` prints 王逸 as
+    the 篇's writer, ``漢侍中南郡王逸叔師作``, no byline the header reads, so the heading and that
+    line are labels of the juan's first section)."""
+    out = []
+    for chapter in doc.chapters:
+        if chapter.heading is not None:
+            if ZHANGJU_HEADING.search(chapter.title or ""):
+                out.append(chapter)
+        elif chapter.sections and ZHANGJU_HEADING.search(chapter.sections[0].title or "") and any(
+                p.kind == LABEL and ZHANGJU_HEADING.search(p.text) for p in chapter.sections[0].pieces):
+            out.append(chapter)
+    return out
+
+
+def zhangju_heading_line(chapter: ChapterDoc, positions: dict[int, tuple[int, int]]) -> int:
+    """The 1-based line of a 章句 heading printed as a label of ``chapter``'s first section
+    (``zhangju_chapters``), or 0 where the chapter's heading is its own."""
+    if chapter.heading is not None or not chapter.sections:
+        return 0
+    return next((positions[id(p)][0] for p in chapter.sections[0].pieces
+                 if p.kind == LABEL and ZHANGJU_HEADING.search(p.text) and id(p) in positions), 0)
 
 
 def preface_notes(doc: JuanDocument, profile: Profile, ends: list[tuple[ChapterDoc, int]]) -> int:
@@ -218,10 +269,9 @@ def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int
     up to it, a new section after it takes the rest of that section's pieces (a text piece that
     runs on across the preface's last line end split there, ``cuts.split_piece``), with its
     closer and records. Nothing moves where the classic already opens a section, where the
-    line after the preface opens with a note (the preface's end misread: 楚辭 SBCK 卷六, whose
-    lines of 15 to 17 characters are measured against 19), or where the text runs on across a
-    line end and that line is not shorter than half a full line (SBCK 卷十 ``…景差疑不能¶``,
-    16 against 17; the prefaces that end inside a run of text end on lines of 2 to 6). The
+    line after the preface opens with a note, or where the text runs on across a
+    line end and that line is not shorter than half a full line (the prefaces that end inside a
+    run of text end on lines of 2 to 6; ``preface_ends`` reads no such end). The
     file writes back the same. Returns how many sections it added."""
     added = 0
     for chapter, end in ends:
@@ -254,7 +304,9 @@ def cut_prefaces(doc: JuanDocument, lines: list[str], width: Callable[[str], int
                 head, tail = split_piece(para[k], off)
                 para[k:k + 1] = [head, tail]
                 k += 1
-            new = split_section(chapter.sections, si, pi, k)
+            # the classic's section is no heading's where the heading titles the preface's (卷十七)
+            new = split_section(chapter.sections, si, pi, k,
+                                title="" if ZHANGJU_HEADING.search(section.title or "") else None)
             new.line = piece_positions(doc).get(id(new.paragraphs[0][0]), (end + 1, 1))[0]
             added += 1
             break

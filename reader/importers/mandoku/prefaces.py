@@ -17,7 +17,10 @@ How these books are made (楚辭 四部叢刊 KR4a0002 and 楚辭補注 四庫 K
   (``book_notes.cut_prefaces`` cut it off, or the classic already opened a section), its text is
   ``PARATEXT`` (序) written by the first commentator, the list ``PARATEXT`` written by nobody (an
   unsigned list of contents, decision 0039); where the preface's end was unsure and no section
-  was cut (楚辭 四部叢刊 卷六, 卷十), nothing changes (the book's order is kept, the default).
+  was cut, nothing changes (the book's order is kept, the default). The 章句 heading may be the
+  title of the chapter's first section, printed as a label under another label (楚辭 四部叢刊
+  卷十七 ``漢侍中南郡王逸叔師作`` over ``九思章句第十七　楚辭``: ``book_notes.zhangju_chapters``): those two
+  labels are no part of the 序.
 * **His postface.** After the classic of a 篇 he may write again, opening ``叙曰`` (敘曰, 敍曰: 離騷
   ``叙曰昔者孔子叡聖明喆…``, 天問 ``叙曰昔屈原所作凡二十五篇…``; 王逸's 叙 says ``今臣復以所識所知…作十六卷章句``):
   from that paragraph to the next writer's heading or the chapter's end, his 序跋 too.
@@ -39,7 +42,7 @@ import re
 from ...catalogue_writers import known_name
 from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, PARATEXT, TEXT, ChapterDoc, JuanDocument, PieceDoc
 from ..positions import piece_positions
-from .book_notes import ZHANGJU_HEADING, _later
+from .book_notes import ZHANGJU_HEADING, _later, zhangju_heading_line
 from .cuts import split_section
 from .lines import line_starts
 from .paratext import FRONT_TITLE
@@ -96,9 +99,11 @@ def preface_layers(doc: JuanDocument, profile: Profile, lines: list[str],
     positions = piece_positions(doc)
     n = 0
     for chapter, end in ends:
+        heading = zhangju_heading_line(chapter, positions)  # the heading and the line over it: labels, no 序
         for section in chapter.sections:
             pieces = section.pieces + section.records
-            placed = [(p, positions[id(p)][0]) for p in pieces if id(p) in positions]
+            placed = [(p, positions[id(p)][0]) for p in pieces if id(p) in positions
+                      and not (p.kind == LABEL and positions[id(p)][0] <= heading)]
             if not placed or any(line_starts(p, line)[-1][1] > end for p, line in placed):
                 break  # the classic starts in this section (or the preface's end was unsure)
             for p, line in placed:
