@@ -20,7 +20,7 @@ from django.utils.encoding import escape_uri_path
 
 from characters.simplified import SIMPLIFIED, language_tag
 from reader.importers.document import CLASSIC, COMMENTARY, LAYERS, READINGS, SUBCOMMENTARY
-from reader.pieces import NOTE_KINDS, NOTE_LAYERS
+from reader.pieces import LAYER_NAMES, NOTE_KINDS, NOTE_LAYERS
 
 from .models import Juan, Piece
 
@@ -258,8 +258,9 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
     or section; None keeps the highlight, ``hl`` and ``exact``) and the settings carried in
     the URL; the layer choices are those that make a difference for a text holding the layers
     ``present`` (``offered_layer_choices``; None offers all) but 經, which shows what 白文
-    (``notes=hidden``) shows, and no layer group at all when that leaves one choice (a text
-    without layers); no notes group where ``notes`` is False (a juan holding no note:
+    (``notes=hidden``) shows; where that leaves one choice, the group of a text printing one
+    layer beside its classic shows and hides that layer, named (``one_layer_choices``), and a
+    text without layers has no layer group at all; no notes group where ``notes`` is False (a juan holding no note:
     ``juan_layers_and_notes``), as its four choices would show one page."""
     path = escape_uri_path(request.path)
     if keep is None:
@@ -298,9 +299,38 @@ def display_controls(request, display: Display, explicit: dict, present: frozens
             items.append({"value": value, "label": name, "description": description,
                           "url": path + "?" + urlencode(params), "current": current})
         if key == "layers" and len(items) < 2:
-            continue  # a text without layers: nothing to choose
+            alone = layer_alone(present)
+            if alone is None:
+                continue  # a text without layers: nothing to choose
+            items = one_layer_choices(alone, display, {**kept, **shown, **explicit}, page, path)
         groups.append({"key": key, "label": label, "options": items})
     return groups
+
+
+def layer_alone(present: frozenset | None) -> str | None:
+    """The one layer a text holding the layers ``present`` prints beside its classic (注 on the
+    seed, which holds the classic and 鄭注), or None: no classic, none, or several (their choices
+    are ``offered_layer_choices``')."""
+    if present is None or CLASSIC not in present or len(present - {CLASSIC}) != 1:
+        return None
+    return next(iter(present - {CLASSIC}))
+
+
+def one_layer_choices(layer: str, display: Display, params: dict, page: dict, path: str) -> list[dict]:
+    """The 層次 group of a text that prints one layer beside its classic (``layer_alone``): every
+    other choice shows there what 全 shows, so the group was left out, and the reader could
+    neither see which layer the page holds nor show or hide it there. Two choices: the classic
+    with that layer, named by it (``LAYER_NAMES``: 經注, ``layers=all``), and the classic alone
+    (經, ``layers=classic``, the page 白文 shows), marked current as the page shows it: the classic
+    alone for ``layers=classic`` or 白文 (``notes=hidden``), else the layer with it."""
+    name = LAYER_NAMES[layer]
+    alone = display.layers == "classic" or display.notes == "hidden"
+    with_layer = {**params, "layers": "all", **({"notes": "inline"} if display.notes == "hidden" else {}), **page}
+    classic = {**params, "layers": "classic", **page}
+    return [{"value": "all", "label": f"經{name}", "description": f"經文與{name}（本卷只有此一層）",
+             "url": path + "?" + urlencode(with_layer), "current": not alone},
+            {"value": "classic", "label": "經", "description": f"只看經文，隱去{name}",
+             "url": path + "?" + urlencode(classic), "current": alone}]
 
 
 # ----------------------------------------------------------------------------- simplified display

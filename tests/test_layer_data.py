@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from django.apps import apps
 
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SUBCOMMENTARY, TEXT, PieceDoc
+from reader.pieces import EDITORIAL, PARATEXT
 from reader.importers.loader import juan_to_document, load_document, render_source
 from reader.models import Piece
 from reader.display import Display, display_controls, fit_to_layers, nearest_layer_choice
@@ -301,9 +302,27 @@ class TestOnTheZhushuJuan:
         assert _layer_choices(body) == ["all", "commentary", "subcommentary", "only-commentary",
                                         "only-readings", "only-subcommentary"]  # 經 is 白文 of the notes group
         # the seed has one layer of notes: 經注 and 注疏 would show what 全 shows, 音義/疏 are absent,
-        # and 注附經 lists what 只看注 lists: no layer group at all
+        # and 注附經 lists what 只看注 lists; the group names that layer and shows or hides it
+        # (it was left out, a group of one choice)
         seed = client.get("/works/禮書綱目/juan/10/").content.decode()
-        assert _layer_choices(seed) == [] and '>只看注</a>' in seed
+        assert _layer_choices(seed) == ["all", "classic"] and '>只看注</a>' in seed
+        group = seed.split('aria-labelledby="ctl-layers">')[1].split("</div>")[0]
+        assert group == ('<span class="control-label" id="ctl-layers">層次</span>'
+                         '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?layers=all" rel="nofollow" '
+                         'title="經文與注（本卷只有此一層）" data-setting="layers" data-value="all" class="current" '
+                         'aria-current="true">經注</a>'
+                         '<a href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?layers=classic" rel="nofollow" '
+                         'title="只看經文，隱去注" data-setting="layers" data-value="classic">經</a>')
+        # 經 shows the classic alone, marked in both groups; 經注 shows the notes again
+        alone = client.get("/works/禮書綱目/juan/10/", {"layers": "classic"}).content.decode()
+        assert 'data-setting="layers" data-value="classic" class="current" aria-current="true">經</a>' in alone
+        assert 'data-setting="notes" data-value="hidden" class="current" aria-current="true">白文</a>' in alone
+        assert not re.search(r'class="note[" ]', alone.split('class="reading-main')[1])
+        assert re.search(r'class="note[" ]', seed.split('class="reading-main')[1])
+        hidden = client.get("/works/禮書綱目/juan/10/", {"notes": "hidden"}).content.decode()
+        assert re.findall(r'data-setting="layers" data-value="(\w+)" class="current"', hidden) == ["classic"]
+        assert ('href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?notes=inline&amp;layers=all" rel="nofollow" '
+                'title="經文與注（本卷只有此一層）" data-setting="layers" data-value="all">經注</a>') in hidden
         # a choice set by URL or cookie is still shown, as the current one
         seed = client.get("/works/禮書綱目/juan/10/", {"layers": "only-subcommentary"}).content.decode()
         assert _layer_choices(seed) == ["all", "only-subcommentary"]
@@ -329,7 +348,7 @@ class TestOnTheZhushuJuan:
         # the classic (只看注, marked current): no 「（本節無疏）」, no 疏附經 button
         seed = client.get("/works/禮書綱目/juan/10/").content.decode()
         assert "（本節無疏）" not in seed and 'class="note' in seed
-        assert _layer_choices(seed) == []
+        assert _layer_choices(seed) == ["all", "classic"]
         assert re.findall(r'data-setting="notes" data-value="(\w+)" class="current"', seed) == ["only"]
         assert 'class="reading-main notes-only layers-all layout-horizontal script-orig"' in seed
         # the choice stays remembered for the 注疏 juan, which can show it
@@ -339,7 +358,8 @@ class TestOnTheZhushuJuan:
         client.get("/works/禮書綱目/juan/10/", {"layers": "classic"})
         seed = client.get("/works/禮書綱目/juan/10/").content.decode()
         assert 'data-setting="notes" data-value="hidden" class="current" aria-current="true">白文</a>' in seed
-        assert 'data-value="classic"' not in seed and seed.count('class="current"') == 5  # 校正本, 白文, 橫排, 原字, 中
+        assert seed.count('class="current"') == 6  # 校正本, 白文, 經, 橫排, 原字, 中
+        assert 'data-setting="layers" data-value="classic" class="current" aria-current="true">經</a>' in seed
 
 
 def test_a_layer_choice_a_text_does_not_offer_is_read_as_the_nearest_it_offers():
@@ -358,12 +378,33 @@ def test_a_layer_choice_a_text_does_not_offer_is_read_as_the_nearest_it_offers()
     assert fit_to_layers(remembered, {}, frozenset({CLASSIC, COMMENTARY, SUBCOMMENTARY})) == remembered  # offered
 
 
-def test_a_text_without_layers_shows_no_layer_group(rf):
+def test_a_text_without_layers_shows_no_layer_group_and_one_of_a_single_layer_names_it(rf):
     request = rf.get("/works/x/juan/1/")
     keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC}))]
     assert keys == ["notes", "layout", "script", "size"]
-    # one layer of notes: 注附經 would list what 只看注 lists, so no layer group either
-    keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC, COMMENTARY}))]
+    # one layer of notes (注附經 would list what 只看注 lists): the group names it, to show or hide it
+    groups = display_controls(request, Display(), {}, frozenset({CLASSIC, COMMENTARY}))
+    assert [g["key"] for g in groups] == ["notes", "layers", "layout", "script", "size"]
+    assert groups[1] == {"key": "layers", "label": "層次", "options": [
+        {"value": "all", "label": "經注", "description": "經文與注（本卷只有此一層）",
+         "url": "/works/x/juan/1/?layers=all", "current": True},
+        {"value": "classic", "label": "經", "description": "只看經文，隱去注",
+         "url": "/works/x/juan/1/?layers=classic", "current": False}]}
+    # the page's other settings kept in each link; 白文 is the classic alone, and showing the layer shows the notes
+    groups = display_controls(rf.get("/works/x/juan/1/", {"hl": "射"}), Display(notes="hidden", layout="vertical"), {},
+                              frozenset({CLASSIC, COMMENTARY}))
+    assert [(o["label"], o["url"], o["current"]) for o in groups[1]["options"]] == [
+        ("經注", "/works/x/juan/1/?hl=%E5%B0%84&notes=inline&layout=vertical&layers=all", False),
+        ("經", "/works/x/juan/1/?hl=%E5%B0%84&notes=hidden&layout=vertical&layers=classic", True)]
+    # 按語 alone, named so
+    groups = display_controls(request, Display(), {}, frozenset({CLASSIC, EDITORIAL}))
+    assert [(o["label"], o["description"]) for o in groups[1]["options"]] == [
+        ("經按語", "經文與按語（本卷只有此一層）"), ("經", "只看經文，隱去按語")]
+    # 疏 alone has a second choice of its own (疏附經): the choices as before
+    groups = display_controls(request, Display(), {}, frozenset({CLASSIC, SUBCOMMENTARY}))
+    assert [o["label"] for o in groups[1]["options"]] == ["全", "疏附經"]
+    # no classic beside it (a juan of 序跋 alone): nothing to show it with, no group
+    keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({PARATEXT}))]
     assert keys == ["notes", "layout", "script", "size"]
     keys = [g["key"] for g in display_controls(request, Display(), {}, frozenset({CLASSIC, COMMENTARY, READINGS}))]
     assert keys == ["notes", "layers", "layout", "script", "size"]

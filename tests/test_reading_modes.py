@@ -153,9 +153,12 @@ def test_display_links_keep_the_corrected_reading_asked_for(client, seed_juan):
     base = "/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/?hl=%E5%B0%84&text=imported&annotations=person"
     assert urls[("notes", "hidden")] == base + "&layout=vertical&notes=hidden"
     assert ("layers", "only-commentary") not in urls  # the seed's one layer of notes: 只看注 alone
+    # its one layer shown or hidden (經注, 經)
+    assert (urls[("layers", "all")], urls[("layers", "classic")]) == (base + "&layout=vertical&layers=all",
+                                                                      base + "&layout=vertical&layers=classic")
     assert urls[("layout", "horizontal")] == base + "&layout=horizontal"
     assert urls[("size", "xl")] == base + "&layout=vertical&size=xl"
-    assert len(switches) == 12 and all(u.startswith(base + "&") for u in urls.values())
+    assert len(switches) == 14 and all(u.startswith(base + "&") for u in urls.values())
     assert '<a class="section-number" id="s1-n" href="/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juan/10/1/' \
            '?layout=vertical&amp;text=imported&amp;annotations=person" title="本節永久連結">' in body
     # the 直排 chosen above is the reader's setting now (its cookie): the links carry it too

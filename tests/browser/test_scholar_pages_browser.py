@@ -67,8 +67,9 @@ def test_a_remembered_layer_choice_a_book_lacks_shows_the_nearest_and_says_so(si
     page.goto(site + JUAN)  # the seed: 注 only, no 疏 — the cookie's 疏附經 is read as 只看注
     tab.open_settings()
     assert [a.inner_text() for a in page.locator(".display-controls [aria-current=true]").all()] == [
-        "校正本", "只看注", "橫排", "原字", "中"]
-    assert page.locator("[data-setting=layers]").count() == 0
+        "校正本", "只看注", "經注", "橫排", "原字", "中"]
+    # its one layer named, to show or hide it (經注, 經), and no 疏附經
+    assert page.locator("[data-setting=layers]").all_inner_texts() == ["經注", "經"]
     first = page.locator("#s1 .gloss").first
     assert first.is_visible() and first.locator("dt").inner_text() == "經文：\n經"  # the words the note explains
     assert "（本節無疏）" not in page.locator("main").inner_text()

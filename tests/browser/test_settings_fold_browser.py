@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 WORK = quote("禮書綱目")
 JUAN = f"/works/{WORK}/juan/10/"
 S2 = JUAN + "2/"
-NOW = "閱讀設定：校正本・夾注・橫排・原字・中"
+NOW = "閱讀設定：校正本・夾注・經注・橫排・原字・中"
 
 
 #: The settings bar's box and those of its parts (groups, the lookup hint, the shortcuts), as
@@ -23,9 +23,11 @@ BOXES = """() => { const nav = document.querySelector('.display-controls').getBo
     return [r(document.querySelector('.display-controls'))].concat(Array.from(document.querySelectorAll(
         '.display-controls .control-group, .display-controls .lookup-hint, .display-controls .shortcuts')).map(r)); }"""
 
-#: ``BOXES`` on the seed's section page at 1280 px, before the settings could fold.
-WIDE_BOXES = [[0, 0, 749, 82], [11, 9, 234, 29], [261, 9, 253, 29], [530, 9, 138, 29], [11, 45, 138, 29],
-              [166, 45, 191, 29], [373, 48, 245, 22], [634, 48, 72, 22]]
+#: ``BOXES`` on the seed's section page at 1280 px: as before the settings could fold (measured at
+#: 6638c19: the bar 749 x 82 px, the groups in two rows), with the seed's 層次 group (經注, 經: its one
+#: layer of notes, shown or hidden) in the first row after 注釋, the next groups and the hint a row lower.
+WIDE_BOXES = [[0, 0, 749, 111], [11, 9, 234, 29], [261, 9, 253, 29], [530, 9, 123, 29], [11, 45, 138, 29],
+              [166, 45, 138, 29], [320, 45, 191, 29], [11, 80, 245, 22], [272, 80, 72, 22]]
 
 
 def box(page, selector):
@@ -41,7 +43,7 @@ def test_on_a_phone_the_settings_are_folded_and_the_text_comes_first(site, tabs,
     links = page.locator(".display-controls .control-group a")
     assert summary.inner_text() == NOW
     assert page.locator("#display-settings").evaluate("d => d.open") is False
-    assert links.count() == 15 and not any(link.is_visible() for link in links.all())
+    assert links.count() == 17 and not any(link.is_visible() for link in links.all())
     # the folded settings take one line: the first words of the text are on the first screen
     assert box(page, ".display-controls")["height"] < 60
     first = page.locator(".text-body .text").first
@@ -54,13 +56,13 @@ def test_on_a_phone_the_settings_are_folded_and_the_text_comes_first(site, tabs,
     page.keyboard.press("Enter")
     assert page.locator("#display-settings").evaluate("d => d.open") is True
     assert all(link.is_visible() for link in links.all())
-    assert page.locator(".display-controls a.current").all_inner_texts() == ["校正本", "夾注", "橫排", "原字", "中"]
+    assert page.locator(".display-controls a.current").all_inner_texts() == ["校正本", "夾注", "經注", "橫排", "原字", "中"]
     assert tab.axe() == []
     tab.shot("settings-open" + ("-section" if url == S2 else ""))
     # a choice made there: the page in that setting, its settings folded again, the summary naming it
     page.locator(".display-controls").get_by_role("link", name="白文", exact=True).click()
     page.wait_for_url("**notes=hidden**")
-    assert summary.inner_text() == "閱讀設定：校正本・白文・橫排・原字・中"
+    assert summary.inner_text() == "閱讀設定：校正本・白文・經・橫排・原字・中"
     assert page.locator("#display-settings").evaluate("d => d.open") is False
     page.keyboard.press("Tab")  # nothing hidden takes the focus: the skip link, then the site's header
     assert page.evaluate("document.activeElement.className") == "skip-link"
@@ -77,9 +79,8 @@ def test_on_a_wide_screen_the_settings_stand_open_without_a_summary(site, tabs):
     page.goto(site + S2)
     assert page.locator("#display-settings > summary").is_visible() is False
     links = page.locator(".display-controls .control-group a")
-    assert links.count() == 15 and all(link.is_visible() for link in links.all())
-    # as before, to the pixel: the bar and each group, the hint and the shortcuts where they stood
-    # before the settings could fold (measured at 6638c19: the bar 749 x 82 px, the groups in two rows)
+    assert links.count() == 17 and all(link.is_visible() for link in links.all())
+    # to the pixel: the bar and each group, the hint and the shortcuts (``WIDE_BOXES``)
     assert page.evaluate(BOXES) == WIDE_BOXES
     # the keyboard's shortcuts and the links work as they did
     page.locator(".display-controls").get_by_role("link", name="直排", exact=True).click()
