@@ -7,7 +7,9 @@ import subprocess
 import pytest
 from django.test import Client
 
+from corrections import readback
 from corrections.workflow import ReviewError, accept, propose
+from reader.importers.files import parse_source
 from reader.importers.loader import import_file
 from reader.models import Piece
 
@@ -92,3 +94,59 @@ def test_a_closer_at_the_start_of_a_siku_line_is_refused_and_inside_it_taken(see
         propose(people["contributor"], seed_juan, start=0, end=2, replacement="右射\u3000", **where)
     assert str(refused.value) == MESSAGE.format("it reads a section closer '右射'")
     assert propose(people["contributor"], seed_juan, start=2, end=4, replacement="右射\u3000", **where).replacement == "右射\u3000"
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """The sources ``corrections.readback`` parses, in order: each a ``(source name, text)``."""
+    read = []
+
+    def counted(text, name, **kwargs):
+        read.append((name, text))
+        return parse_source(text, name, **kwargs)
+
+    monkeypatch.setattr(readback, "parse_source", counted)
+    return read
+
+
+def test_a_correction_that_reads_back_is_parsed_once_per_request(kanripo, parses):
+    """The file was parsed twice per proposal and twice again at accepting (0.2 s each for
+    KR1d0086_012, 10 s for KR5c0065_002): the file without the correction is the stored juan, so
+    a correction that reads back as the library holds the juan costs one parse (the corrected
+    file); a refused one, and a file that gives a warning, a second (the file without it), to
+    tell what the correction changes."""
+    contributor, editor = account("ck", "contributor"), account("ek", "editor")
+    piece = _piece(kanripo, "前射三日")
+    where = dict(kind="text", section=piece.section.position, piece=piece.position, reason="他本")
+    first = propose(contributor, kanripo, start=0, end=1, replacement="〇", **where)
+    assert len(parses) == 1 and "\n〇射三日宰夫戒宰及司馬射人宿視滌(" in parses[0][1]
+    accept(first, editor)
+    assert len(parses) == 2 and parses[1][1] == parses[0][1]
+    # another, beside the accepted one: the file read once, with both
+    second = propose(contributor, kanripo, start=3, end=4, replacement="甲", **where)
+    assert len(parses) == 3 and "\n〇射三甲宰夫戒宰及司馬射人宿視滌(" in parses[2][1]
+    accept(second, editor)
+    assert len(parses) == 4
+    assert [name for name, _ in parses] == ["KR1d0086_012.txt"] * 4
+    # refused: the file without it read too, to say what changes (as before)
+    del parses[:]
+    other = _piece(kanripo, "射人戒諸公卿")
+    with pytest.raises(ReviewError) as refused:
+        propose(contributor, kanripo, kind="text", section=other.section.position, piece=other.position, start=0,
+                end=2, replacement="　　右甲", reason="他本")
+    assert str(refused.value) == MESSAGE.format("it reads a section closer '右甲戒諸公卿大夫射司士戒士射與贊者'")
+    assert len(parses) == 2 and "\n〇射三甲宰夫" in parses[1][1] and "　　右甲" not in parses[1][1]
+
+
+def test_a_file_with_a_warning_of_its_own_is_read_without_the_correction_too(db, parses):
+    """KR1d0026_007 names one page twice (a warning at its import, and at every reading): the
+    warning of the corrected file is its own, not the correction's, which is taken, two parses."""
+    juan = import_file(SHARED / "corpus" / "kanripo" / "KR1d0026" / "KR1d0026_007.txt").juan
+    piece = Piece.objects.filter(section__juan=juan, kind="text").exclude(text="").order_by("section__position",
+                                                                                           "position").first()
+    proposal = propose(account("ck", "contributor"), juan, kind="text", section=piece.section.position,
+                       piece=piece.position, start=0, end=1, replacement="〇", reason="他本")
+    assert proposal.replacement == "〇" and len(parses) == 2
+    with_, without = (parse_source(text, name) for name, text in parses)
+    assert with_.warnings == without.warnings == [
+        "KR1d0026_007.txt:217:1: a page marker naming a page named earlier in the file (the same page twice): kept as it is"]
