@@ -100,5 +100,22 @@ def test_the_volume_label_at_a_juans_head_is_a_label_not_the_classic():
     assert doc.all_pieces()[1].layer_basis == LAYOUT and doc.all_pieces()[3].text[:3] == "黄帝者"
     pieces, _ = head("kanripo-commentary/KR2a0004/KR2a0004_018.txt")
     assert pieces == [(NOTE, "髙祖初定天下表明有功"), (LABEL, "史記十八"), (TEXT, "太史公曰古者人臣功有")]
-    pieces, _ = head("kanripo-commentary/KR2a0002/KR2a0002_115.txt", 2)
-    assert pieces == [(LABEL, "史記一百十五"), (TEXT, "朝鮮列傳第五十五")]
+    pieces, _ = head("kanripo-commentary/KR2a0002/KR2a0002_001.txt", 2)  # 史記一(凡是徐氏義…): its note is text
+    assert pieces == [(LABEL, "史記一"), (NOTE, "凡是徐氏義稱徐姓名以")]
+
+
+def test_the_volume_line_under_a_juans_title_is_the_juans_title_not_a_chapters_text():
+    """史記集解 prints the book's title and the juan's number on a line of its own under the juan's
+    title line and byline (``史記二`` over ``夏本紀第二``): a second title line of the juan, header
+    layout, so 卷二 opens with its chapter 〈夏本紀第二〉 and no untitled chapter the juan before
+    would be taken to go on with (it was 〈五帝本紀第一〉（續）, §1 「史記二」); 卷一百十五's heading
+    朝鮮列傳第五十五 under it is a heading (it was the first words of the text)."""
+    for rel, volume, title, first in [("KR2a0002/KR2a0002_002.txt", "史記二¶", "夏本紀第二", "夏禹"),
+                                      ("KR2a0002/KR2a0002_030.txt", "史記三十¶", "平凖書第八", "漢書百官表曰大司農屬官"),
+                                      ("KR2a0002/KR2a0002_115.txt", "史記一百十五¶", "朝鮮列傳第五十五", "張晏曰朝鮮有濕水洌水")]:
+        doc = parse("kanripo-commentary/" + rel)
+        assert doc.header_lines[-1] == volume
+        assert [c.title for c in doc.chapters] == [title]
+        assert doc.chapters[0].heading == title
+        assert doc.all_pieces()[0].text.startswith(first)
+        assert not any(p.kind == LABEL for p in doc.all_pieces())

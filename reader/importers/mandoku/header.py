@@ -27,6 +27,7 @@ from ..bylines import (DYNASTIES, NAME_MAX, OFFICES, PART_TITLE, ROLE, byline_en
                        office_line, parse_byline, several_authors, shared_role, spaced_out, unsigned_byline)
 from .juan_titles import part_name, unrepeated
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
+from .volume_labels import VOLUME_LABEL
 
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
 PROPERTY = re.compile(r"^#\+(?P<key>[A-Z_]+):\s*(?:(?P<prop>[A-Z_]+)\s+)?(?P<value>.*?)\s*$")
@@ -410,6 +411,10 @@ class Header:
                     i += 1
                     continue
             if "title" in found:
+                if "volume" not in found and self.volume_line(line, found["title"]):
+                    found["volume"] = line.rstrip(PILCROW)
+                    i += 1
+                    continue
                 if "part" not in found and "byline" not in found and PART_TITLE.match(
                         line.strip(IDEO_SPACE + PILCROW).replace(IDEO_SPACE, "")):
                     # the title of the book of readings the juan holds (經典釋文 「孝經音義」): the
@@ -463,6 +468,25 @@ class Header:
         if first and "title" not in found:
             self.book_end_title(lines, i)
         return i, found
+
+    def volume_line(self, line: str, title: re.Match) -> bool:
+        """Whether ``line``, under the juan's title line (``title``), is the print's volume line:
+        the title of the book commented on and the juan's number alone on a flush line (史記集解
+        ``史記二`` under ``　史記集解卷二`` and its byline, over ``夏本紀第二``; ``volume_labels``). The 四庫
+        copyists print the book's own title (大題) under the commentary's: a second title line of the
+        juan, no text of its first chapter nor of the chapter the juan before ends with. The title
+        must begin the work's (史記 of 史記集解) and the number be the title line's 卷 label's or the
+        file's (``#+PROPERTY: JUAN``). A volume line with a note (史記集解 卷一 ``史記一(凡是徐氏義…)``) is not one: its note is text."""
+        m = VOLUME_LABEL.fullmatch(line.rstrip(PILCROW)) if not line.startswith((IDEO_SPACE, " ")) else None
+        if m is None or not self.work.startswith(m["title"]):
+            return False
+        # the title line's 卷 label, or the file's (史記集解 卷四十八 prints ``史記集解四十八``, no 卷)
+        labels = [JUAN_LABEL.match(written.translate(TITLE_VARIANTS))
+                  for written in (title["label"] or "", self.prop("JUAN").strip())]
+        try:
+            return chinese_to_int(m["number"]) in {chinese_to_int(label["num"]) for label in labels if label}
+        except ValueError:
+            return False
 
     def book_end_title(self, lines: list[str], start: int) -> None:
         """A juan whose file opens without its title page (三國志 卷十六's opens in mid-text) names

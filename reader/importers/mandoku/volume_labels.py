@@ -4,9 +4,11 @@ How these books are made: the 四庫 史記 commentaries print, at the head of e
 title of the book they comment on and the juan's number (大題: ``史記一``, ``史記十八``,
 ``史記一百十五``), at the foot of the first heading line (史記正義 ``五帝本紀第一(…)史記一(…)``,
 ``夏本紀第二　　　　史記二``: the latter read as the chapter's group, as 楚辭's ``離騷``) or on a
-line of its own before it (史記集解 ``史記一百十五¶`` then ``朝鮮列傳第五十五``). The label
-names the volume of the print; it is no text of the book, so it must not read as the
-classic (``q=史記一&layer=classic``) nor open a section's citation.
+line of its own under the juan's title line (史記集解 ``史記一百十五¶`` then ``朝鮮列傳第五十五``: a
+second title line of the juan, header layout, ``header.Header.volume_line``; 史記集解 卷一's carries a
+note, ``史記一(凡是徐氏義…)``, and is read here). The label names the volume of the print; it is no
+text of the book, so it must not read as the classic (``q=史記一&layer=classic``) nor open a
+section's citation.
 
 So the juan's first text piece (every piece before it a note) that begins with such a label,
 the label ending its printed line or the piece, has the label cut off as a LABEL (layer
