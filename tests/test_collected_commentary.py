@@ -19,6 +19,7 @@ from .test_commentary_editions import notes, parse
 BOOKS = SHARED / "corpus" / "kanripo-commentary"
 JIJIE = BOOKS / "KR2a0002" / "KR2a0002_002.txt"
 HANSHU = BOOKS / "KR2a0007" / "KR2a0007_001.txt"
+WENXUAN = BOOKS / "KR4h0002" / "KR4h0002_007.txt"
 
 
 def test_jijie_names_each_quoted_commentator_and_pei_yins_own_words():
@@ -45,8 +46,38 @@ def test_a_collection_is_its_books_collector_and_the_men_its_formulas_quote():
     jijie, hanshu = collection("史記集解"), collection("前漢書")
     assert jijie.collector == "裴駰" and {"徐廣", "孔安國", "鄭玄", "臣瓚"} <= jijie.quoted and "裴駰" not in jijie.quoted
     assert hanshu.collector == "顏師古" and {"應劭", "如淳", "郭璞"} <= hanshu.quoted and "顏師古" not in hanshu.quoted
+    # 李善 quotes the glosses of earlier men by name (郭璞曰, 張揖曰) as well as books (爾雅曰)
+    wenxuan = collection("文選注")
+    assert wenxuan.collector == "李善" and {"郭璞", "張揖", "司馬彪", "薛綜", "高誘"} <= wenxuan.quoted
+    assert "李善" not in wenxuan.quoted and len(wenxuan.quoted) == 50
     # a commentator who quotes books and men inside his own notes collects nobody's glosses
-    assert (collection("後漢書"), collection("三國志"), collection("文選注"), collection("史記索隱")) == (None,) * 4
+    assert (collection("後漢書"), collection("三國志"), collection("史記索隱")) == (None,) * 3
+
+
+def test_wenxuan_li_shans_quoted_glosses_are_their_mens_parts_and_his_citations_his():
+    """文選註 (李善, KR4h0002) 卷一: a man's gloss 李善 quotes (郭璞曰) is that man's part; it ends where
+    李善 cites a book again (説文曰), as his book citations before it (爾雅曰) are his; his own reading
+    after a quoted gloss (補洛切) stays in it. 卷七 (甘泉賦 …, 子虛賦 signed 「郭璞注」): every part by man."""
+    got = notes(parse("kanripo-commentary/KR4h0002/KR4h0002_001.txt"))
+    assert [(c, t) for c, _, _, t in got[88:90]] == [
+        ("李善", "言雕刻玊礩以居楹柱也爾雅曰玉謂之雕"), ("郭璞", "郭璞曰治玉名也")]
+    assert [(c, t) for c, _, _, t in got[174:176]] == [
+        ("郭璞", "郭璞曰脚似狗也"), ("李善", "説文曰狼似犬鋭頭白頬淮南子曰猨狖顛蹷而失木鄭𤣥毛詩箋曰懾懼也章涉切")]
+    assert (got[178][0], got[178][3]) == ("郭璞", "郭璞曰空手執曰搏補洛切")
+    assert {layer for _, layer, _, _ in got} == {COMMENTARY}
+    assert Counter(c for c, *_ in got) == Counter({
+        "李善": 280, "鄭玄": 12, "郭璞": 11, "毛萇": 9, "高誘": 8, "如淳": 7, "應劭": 6, "薛漢": 6, "韋昭": 6,
+        "孔安國": 5, "張晏": 4, "宋均": 2, "王逸": 2, "杜預": 2, "李奇": 2, "馬融": 1, "文穎": 1, "賈逵": 1, "徐廣": 1,
+        "宋衷": 1, "鄭眾": 1, "司馬彪": 1, "服虔": 1, "臣瓚": 1, "劉熙": 1})
+    seventh = notes(parse("kanripo-commentary/KR4h0002/KR4h0002_007.txt"))
+    assert Counter(c for c, *_ in seventh) == Counter({
+        "李善": 304, "郭璞": 52, "張揖": 50, "服虔": 30, "晉灼": 21, "應劭": 18, "韋昭": 17, "鄭玄": 15, "司馬彪": 14,
+        "張晏": 13, "李奇": 8, "如淳": 8, "文穎": 7, "孟康": 6, "蘇林": 6, "毛萇": 6, "鄭眾": 2, "杜預": 2, "馬融": 2,
+        "許慎": 1, "王逸": 1, "鄧展": 1, "杜子春": 1, "宋均": 1, "高誘": 1, "賈逵": 1})
+    # 張揖's name in either form the book prints (張揖曰, 張楫曰)
+    zhang = [t for c, _, _, t in seventh if c == "張揖"]
+    assert {"張揖曰阿細繒也緆細布也揄曳也", "張楫曰揚舉也析羽為旌建於船上也"} <= set(zhang)
+    assert (sum(t.startswith("張楫曰") for t in zhang), len(zhang)) == (43, 50)
 
 
 def written(juan, char: str, *people) -> int:
@@ -97,3 +128,28 @@ def test_the_collector_finds_his_whole_layer_and_a_quoted_man_his_parts(seed_jua
     # both filters apply: 應劭's parts are 唐's, none is 漢's
     assert search(**params, author="應劭", dynasty="唐")["count"] == ying
     assert search(**params, author="應劭", dynasty="漢")["count"] == 0
+
+
+@pytest.mark.slow
+def test_search_finds_li_shans_whole_commentary_and_each_quoted_mans_glosses(seed_juan, search_backend, client):
+    """文選註 卷七: ``commentator=李善`` keeps his whole 注 (the men he quotes and 郭璞's 注 on 子虛賦, which
+    he keeps under its signature, included); ``commentator=郭璞`` / ``張揖`` keep their parts; the author
+    facet counts each quoted part under the man and under 李善, the dynasty facet under 李善's 唐."""
+    juan = import_file(WENXUAN).juan
+    index_all(search_backend)
+    facets._tables.clear()
+    params = {"q": "曰", "exact": "1", "page_size": "1", "edition": juan.edition.slug}
+    search = lambda **more: client.get("/api/search/", {**params, **more}).json()  # noqa: E731
+    body = search()
+    layer = sum(p.text.count("曰") for p in Piece.objects.filter(section__juan=juan, layer=COMMENTARY))
+    guo, zhang, li = written(juan, "曰", "郭璞"), written(juan, "曰", "張揖"), written(juan, "曰", "李善")
+    # 曰 in the notes: 935 (a plain count of the stored pieces), 17 elsewhere
+    assert (body["count"], layer, guo, zhang, li) == (952, 935, 54, 53, 631)
+    authors = {row["value"]: row["count"] for row in body["facets"]["author"]}
+    dynasties = {row["value"]: row["count"] for row in body["facets"]["dynasty"]}
+    assert (authors["李善"], authors["郭璞"], authors["張揖"], dynasties["唐"]) == (layer, guo, zhang, layer)
+    for name, count in (("李善", layer), ("郭璞", guo), ("張揖", zhang)):
+        assert search(commentator=name)["count"] == count, name
+        assert search(author=name)["count"] == count, name
+    assert search(dynasty="唐")["count"] == layer
+    assert search(author="張揖", dynasty="唐")["count"] == zhang

@@ -112,7 +112,14 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
     out: list[Voice | None] = []
     voice = default
     formulas = sorted(profile.formulas, key=len, reverse=True)
+    by_first: dict[str, list[str]] = {}  # the formulas that open with a character, longest first
+    for f in formulas:
+        by_first.setdefault(f[0], []).append(f)
     appended = readings_start(text, tuple(formulas)) if profile.appended and profile.readings else None
+    # where the collector cites books too (``Profile.citation``: 文選注), his citation ends a quoted
+    # man's part: ``outer`` is the voice it returns to, ``quoting`` whether a quoted man's part is open
+    outer = profile.default
+    quoting = voice is not None and voice != profile.default and voice.commentator in profile.quoted
     k = 0
     n = len(text)
     while k < n:
@@ -131,14 +138,20 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
                 # its circles (``profiles.PROFILES``: 莊子注), a circle opens them whatever follows it
                 voice = profile.readings or Voice("", READINGS, "音義")
         else:
-            for f in formulas:
+            opened = False
+            for f in by_first.get(ch, ()):
                 if text.startswith(f, k):
                     quoted = len(f) == 2 and k not in starts and k > 0 and text[k - 1] not in CIRCLES + "也矣焉)"
                     if quoted and (text[k - 1] in "叔張趙子王公" or text[k - 1] == f[0]):
                         break
                     if voice is None or voice.layer != EDITORIAL or k in starts:
-                        voice = profile.formulas[f]
+                        voice, opened = profile.formulas[f], True
+                        quoting = voice.commentator in profile.quoted
+                        if not quoting:
+                            outer = voice
                     break
+            if quoting and not opened and profile.citation is not None and profile.citation.match(text, k):
+                voice, quoting = outer, False
         out.append(voice)
         k += 1
     return out

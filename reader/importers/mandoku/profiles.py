@@ -6,6 +6,7 @@ its byline names (``profile_for``). ``commentators`` describes how these books a
 Pure: no ORM, no I/O (the catalogue is shipped data)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -19,7 +20,7 @@ from .edition_forms import subcommentary_title
 from .header import TITLE_VARIANTS
 from .poem_prefaces import preface_book
 from .undecided import reference_for
-from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, Voice
+from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, WENXUAN, WENXUAN_CITATION, WENXUAN_NAMES, Voice
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,18 @@ class Profile:
     #: earlier commentators' glosses his formulas open (前漢書 顏師古's 注: 應劭曰 …; 史記集解
     #: 裴駰: 徐廣曰 …), and is the writer of the whole layer (``collection``).
     collects: bool = False
+    #: A collection whose collector also cites books in the same notes (文選注: 李善): the pattern of a
+    #: citation of his (``voices.WENXUAN_CITATION``: 爾雅曰, 又曰, 杜預左氏傳注曰), which ends the part of a
+    #: quoted man (one of ``quoted``) before it and returns the note to the voice that man's formula
+    #: interrupted (``commentators._voices_of``); None where a quoted man's part runs to the next formula.
+    citation: re.Pattern | None = None
+    quoted: frozenset[str] = frozenset()
 
 
 PROFILES: tuple[Profile, ...] = (
     Profile(("六臣注文選",), None, LIUCHEN, reversed_columns=True),
-    Profile(("文選注",), Voice("李善", COMMENTARY, "注")),
+    Profile(("文選注",), Voice("李善", COMMENTARY, "注"), WENXUAN, collects=True, citation=WENXUAN_CITATION,
+            quoted=frozenset(WENXUAN_NAMES.values())),
     Profile(("楚辭", "楚辭補注", "楚詞補注"), Voice("王逸", COMMENTARY, "章句"),
             {"補曰": Voice("洪興祖", COMMENTARY, "補注"), "𥙷曰": Voice("洪興祖", COMMENTARY, "補注")}),
     Profile(("史記集解",), Voice("裴駰", COMMENTARY, "集解"), JIJIE, collects=True),

@@ -3,6 +3,7 @@ the commentators' names as each book prints them, the data ``profiles.PROFILES``
 (see ``commentators`` for how these books are made). Pure data."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..document import COMMENTARY
@@ -52,6 +53,51 @@ JIJIE_NAMES = {
 }
 JIJIE = {name + "曰": Voice(who, COMMENTARY, "集解") for name, who in JIJIE_NAMES.items()}
 JIJIE.update({own: Voice("裴駰", COMMENTARY, "集解") for own in ("駰案", "駰按", "駰謂")})
+
+#: The earlier commentators whose glosses 李善 quotes by name and 曰 in his 文選注 (KR4h0002), as the
+#: WYG text writes each name (variant forms and the names by which the book calls a man included:
+#: 曹大家 班昭, 鄭司農 鄭眾, 薛君 薛漢, 顔延年 顏延之): every glossator the book quotes so at least three
+#: times (郭璞 on 爾雅, 方言, 山海經 and the 賦 of 司馬相如; 張揖 on 上林賦; 司馬彪 on 莊子; 高誘 on 淮南子
+#: …), never a speaker of a book he quotes (孔子曰, 子貢曰 stay in the quotation). His own statement
+#: of how he keeps the old commentaries, 卷二 under 「薛綜注」: 「善曰舊注是者因而留之並於篇首題其姓名
+#: 其有乖繆臣乃具釋並稱臣善以別之」. docs/decisions/0058.
+WENXUAN_NAMES = {
+    "郭璞": "郭璞", "鄭𤣥": "鄭玄", "鄭玄": "鄭玄", "應劭": "應劭", "韋昭": "韋昭", "張揖": "張揖", "張楫": "張揖",
+    "如淳": "如淳", "服䖍": "服虔", "服虔": "服虔", "晉灼": "晉灼", "晋灼": "晉灼", "司馬彪": "司馬彪", "張晏": "張晏",
+    "杜預": "杜預", "曹大家": "班昭", "項岱": "項岱", "李竒": "李奇", "李奇": "李奇", "孟康": "孟康", "蘇林": "蘇林",
+    "蘓林": "蘇林", "顔師古": "顏師古", "顏師古": "顏師古", "文頴": "文穎", "文穎": "文穎", "髙誘": "高誘", "高誘": "高誘",
+    "毛萇": "毛萇", "何休": "何休", "郭象": "郭象", "孔安國": "孔安國", "王逸": "王逸", "薛綜": "薛綜", "宋均": "宋均",
+    "王弼": "王弼", "許慎": "許慎", "賈逵": "賈逵", "王肅": "王肅", "趙岐": "趙岐", "馬融": "馬融", "鄭司農": "鄭眾",
+    "臣瓚": "臣瓚", "臣瓉": "臣瓚", "徐廣": "徐廣", "薛君": "薛漢", "劉熙": "劉熙", "劉熈": "劉熙", "李軌": "李軌",
+    "沈約": "沈約", "顔延年": "顏延之", "蔡邕": "蔡邕", "鄧展": "鄧展", "李斐": "李斐", "宋衷": "宋衷", "杜子春": "杜子春",
+    "包咸": "包咸", "包氏": "包氏", "向秀": "向秀", "孫炎": "孫炎", "劉兆": "劉兆",
+}
+WENXUAN = {name + "曰": Voice(who) for name, who in WENXUAN_NAMES.items()}
+WENXUAN["善曰"] = Voice("李善")
+#: The books 李善 cites by title and 曰 most often in 文選注 (every title cited at a quotation's start
+#: at least eight times): such a citation, like 又曰 (the book cited last, again) and a man cited by
+#: his book (杜預左氏傳注曰, 郭璞山海經注曰: ``WENXUAN_CITATION``), is his and ends the quoted man's
+#: part before it (「爾雅曰…郭璞曰治玉名也説文曰…」: 郭璞's part is 「郭璞曰治玉名也」).
+WENXUAN_BOOKS = (
+    "毛詩 漢書 楚辭 楚詞 説文 說文 尚書 爾雅 廣雅 周易 左氏傳 左傳 禮記 淮南子 史記 莊子 荘子 毛萇詩傳 周禮 魏志 論語 方言 孟子 "
+    "老子 范曄後漢書 謝承後漢書 續漢書 後漢書 蒼頡篇 西京賦 東京賦 西都賦 東都賦 南都賦 魏都賦 毛詩序 字林 古詩 吕氏春秋 "
+    "呂氏春秋 春秋 蕭子顯齊書 臧榮緒晉書 王隠晉書 王隱晉書 沈約宋書 晉中興書 干寶晉紀 列子 國語 上林賦 子虚賦 文子 山海經 "
+    "孫卿子 管子 埤蒼 漢書音義 東觀漢記 韓子 韓詩 韓詩外傳 孝經 字書 公羊傳 榖梁傳 穀梁傳 聲類 尚書大傳 法言 班固漢書贊 "
+    "班固漢書述 吳志 呉志 蜀志 小雅 列仙傳 列女傳 風俗通 論衡 儀禮 尸子 家語 仲長子昌言 鶡冠子 周書 越絶書 桓子新論 "
+    "戰國䇿 戰國策 大戴禮 春秋元命苞 春秋説題辭 春秋漢含孳 墨子 釋名 説苑 新序 羽獵賦 神女賦 髙唐賦 長楊賦 甘泉賦 "
+    "魯靈光殿賦 李陵詩 李陵書 舞賦 過秦論 典引 劉璠梁典 封禪書 風賦 孫子兵法 解嘲 孔叢子 六韜 慎子 七發 王命論 "
+    "琴操 西京雜記 思𤣥賦 歸田賦 晏子 長門賦 抱朴子 博物志 洞簫賦 難蜀父老 穆天子傳 西征賦 維摩經 白虎通 漢官儀"
+).split()
+#: A man of ``WENXUAN_NAMES`` cited by his book (鄭𤣥毛詩箋曰, 王逸楚辭注曰, 郭璞上林賦注曰): his name, the
+#: book's title (at most eight characters, ending in a word that names a book), then 曰.
+BOOK_ENDS = "注|註|箋|章句|傳|音義|解詁|訓|書|記|志|論|賦|序|紀|語|義|經|林|言|雅|通|篇|斷|典|詩"
+#: Any other title cited after a gloss's last 也 (「如淳曰藺石城上礧石也杜篤論都賦曰…」): at most eight
+#: characters ending in a word that names a book or a piece (``TITLE_ENDS``), then 曰.
+TITLE_ENDS = BOOK_ENDS + "|賦|頌|表|銘|誄|樞|辭|詞|文|子|策|䇿|録|錄|圖|緯|讚|贊"
+WENXUAN_CITATION = re.compile(
+    "又曰|(?:" + "|".join(sorted(WENXUAN_BOOKS, key=len, reverse=True)) + ")曰|(?:"
+    + "|".join(sorted(WENXUAN_NAMES, key=len, reverse=True)) + ")[^曰]{0,7}?(?:" + BOOK_ENDS + ")曰"
+    + "|(?<=也)[^曰也]{0,7}?(?:" + TITLE_ENDS + ")曰")
 
 #: 九家集注杜詩 (郭知達 編): the notes of the nine 宋 commentators on 杜甫 in one note, the
 #: first part with no name (the old notes, 舊注, most of them 王洙's), each later part led by its
