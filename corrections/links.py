@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
+from .hosts import shown_url
 from .unseen import described, named, unseen_at
 from .usernames import letter_scripts
 
@@ -60,7 +61,9 @@ def _check_deceptive(url: str) -> None:
     information before its host (``https://google.com@evil.com/`` opens evil.com), or a host
     one of whose labels mixes Latin, Greek and Cyrillic letters (``гoogle.com``, its first
     letter Cyrillic: UTS #39's mixed-script detection, ``usernames.letter_scripts``, as a
-    username is held to). A label of one script (``пример.рф``) is taken and shown as written."""
+    username is held to). A label of one script is taken: shown as written (``пример.рф``), or in
+    punycode where its letters all look like Latin ones under another script's domain
+    (``hosts.shown_url``: ``раура.com``)."""
     parts = urlsplit(url)
     if "@" in parts.netloc:
         raise LinkError(f"「{url}」在網址中含帳號資訊（@ 之前），所開的是 @ 之後的網站：請只寫網站位址 (the link holds user "
@@ -97,5 +100,7 @@ def href(link: str) -> str:
 
 
 def label(link: str) -> str:
-    """How a stored link is shown: ``CBDB 3767``, or the URL."""
-    return f"CBDB {link[5:]}" if link.startswith("cbdb:") else link
+    """How a stored link is shown: ``CBDB 3767``, or the URL, a host label written in letters of
+    another script that look like Latin ones shown in punycode (``hosts.shown_url``: https://раура.com/
+    is shown https://xn--80aa0cbo.com/)."""
+    return f"CBDB {link[5:]}" if link.startswith("cbdb:") else shown_url(link)

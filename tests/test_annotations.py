@@ -118,6 +118,20 @@ def test_a_javascript_link_or_an_unknown_tag_is_refused_with_the_reason(seed_jua
     assert Proposal.objects.count() == 0
 
 
+def test_a_link_whose_host_looks_latin_in_another_script_is_shown_in_punycode(client, seed_juan, people):
+    """The page shows https://раураӏ.com/ (every letter Cyrillic) as the browsers do,
+    https://xn--80aa0cbo65f.com/, and links the address given (``corrections.hosts``)."""
+    p = annotate(people["contributor"], seed_juan, links=["https://раураӏ.com/", "https://историк.com/"])
+    accept(p, people["editor"])
+    html = client.get(URL + "1/?layout=horizontal").content.decode()
+    assert ('<a class="annotation-link" href="https://раураӏ.com/" rel="nofollow noopener noreferrer">'
+            'https://xn--80aa0cbo65f.com/</a><a class="annotation-link" href="https://историк.com/" '
+            'rel="nofollow noopener noreferrer">https://историк.com/</a>') in html
+    history = client.get(f"/corrections/{p.pk}/").content.decode()
+    assert ('<a class="annotation-link" href="https://раураӏ.com/" rel="nofollow noopener noreferrer">'
+            'https://xn--80aa0cbo65f.com/</a>') in history
+
+
 def test_scripts_in_an_annotation_its_link_and_its_note_stay_text(client, seed_juan, people):
     p = annotate(people["contributor"], seed_juan, tags=["term"],
                  links=['https://example.org/"><script>alert(1)</script>'],

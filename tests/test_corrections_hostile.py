@@ -7,7 +7,7 @@ from django.utils.html import escape
 
 from corrections.models import PENDING, Proposal
 from corrections.workflow import ReviewError, accept, propose
-from corrections.links import LinkError, clean_link
+from corrections.links import LinkError, clean_link, href, label
 from reader.models import Piece
 
 from .test_corrections import account, people  # noqa: F401 - the fixture
@@ -113,6 +113,30 @@ def test_a_link_that_reads_as_another_site_is_refused(link, said):
     for fine in ("https://пример.рф/", "https://example.org/a@b",
                  "https://ctext.org/liji/da-she-yi"):
         assert clean_link(fine) == fine
+
+
+@pytest.mark.parametrize(("link", "shown"), [
+    # every letter Cyrillic (its ӏ the palochka) and each a Latin look-alike, under .com: Chromium's and
+    # Firefox's punycode (аррӏе.com is Chromium's own example, xn--80ak6aa92e.com)
+    ("https://раураӏ.com/", "https://xn--80aa0cbo65f.com/"),
+    ("https://www.аррӏе.com:8080/a?b=1", "https://www.xn--80ak6aa92e.com:8080/a?b=1"),
+    ("https://сосо-2.com/", "https://xn---2-emcanb.com/"),          # a digit and a hyphen are no letters
+    ("https://ικον.org/", "https://xn--uxacjh.org/"),              # Greek look-alikes
+    # the same under a domain of many names in that script, or one written in it: as written
+    ("https://раураӏ.ru/", "https://раураӏ.ru/"), ("https://раураӏ.рф/", "https://раураӏ.рф/"),
+    ("https://раураӏ.xn--p1ai/", "https://раураӏ.xn--p1ai/"), ("https://ικον.gr/", "https://ικον.gr/"),
+    # a Russian scholar's site: и and т look like no Latin letter
+    ("https://историк.com/статьи", "https://историк.com/статьи"),
+    ("https://пример.рф/", "https://пример.рф/"), ("https://北京大學.cn/", "https://北京大學.cn/"),
+    ("https://ctext.org/liji/da-she-yi", "https://ctext.org/liji/da-she-yi"),
+])
+def test_a_host_of_latin_look_alikes_in_another_script_is_taken_and_shown_in_punycode(link, shown):
+    """https://раураӏ.com/, every letter Cyrillic, was taken and shown as written, reading as paypal.com,
+    while a mixed-script host is refused (79c3017). It is taken as written (a link in Cyrillic is a
+    scholar's as often as not) and shown as the browsers show it (``corrections.hosts``: Chromium's
+    whole-script confusables, step 10 of its IDN policy)."""
+    assert clean_link(link) == link
+    assert label(link) == shown and href(link) == link
 
 
 def test_a_link_with_a_zero_width_space_is_refused_through_the_form(seed_juan, people):
