@@ -30,7 +30,7 @@ from reader.signals import index_deferred, juans_changing
 from reader.slugs import slug_problem, slugify, unique_slug
 
 from .document import MANDOKU, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
-from .classes import printed_class
+from .classes import listed_class, printed_class
 from .files import read_document
 from .mandoku import page_breaks, render_mandoku
 from .mandoku.tls import split_juans as split_tls_juans
@@ -154,6 +154,8 @@ def _edition_for(doc: JuanDocument, edition_name: str | None = None) -> tuple[Ed
     changed = work is None
     if work is None:
         classification, shu = printed_class(doc.siku_class)
+        if not classification:
+            classification, shu = listed_class(doc.work_title, doc.author, doc.dynasty)
         work = Work.objects.create(
             title=doc.work_title, author=doc.author, native_place=doc.native_place,
             dynasty=doc.dynasty, collection=doc.collection, slug=make_slug(doc.work_title, doc.author),
