@@ -282,3 +282,56 @@ def test_a_zhis_part_and_its_list_are_the_heading_with_its_notes():
     path = CORPUS / "kanripo-commentary" / "KR2a0007" / "KR2a0007_021.txt"
     han = _doc(path.read_text(encoding="utf-8"), str(path))
     assert han.chapters[0].category == "" and not [p for p in han.all_pieces() if p.layer == SMALLPRINT]
+
+
+def _hou(n: int):
+    path = CORPUS / "kanripo-commentary" / "KR2a0009" / f"KR2a0009_{n:03d}.txt"
+    return _doc(path.read_text(encoding="utf-8"), str(path))
+
+
+def _line(para):
+    return [(p.kind, p.text, p.layer, p.layer_basis, p.commentator) for p in para]
+
+
+def test_a_lifes_title_and_the_lives_it_adds_are_the_books_list_not_li_xians_notes():
+    """後漢書's 列傳 print under a 篇 heading, and where a life starts inside the juan, the life's title
+    and in small print the lives the 傳 adds to it, named by their kinship (``　　耿弇傳　(弟國/)　(國子秉/)…``,
+    ``　　寇恂傳(曾孫榮/)``) or with 附 (``　　蔡茂傳(郭賀附/)``). They were 李賢's notes and the title text of
+    the classic; the title is a label (inside the juan it opens the life's section, titled by it, as
+    ``　　王常傳`` does alone), the list nobody's small print: 41 titles, 65 notes, 173 characters in 30
+    juans. A list prints each name in one column, or names several: a title with one note over two
+    columns keeps it as 李賢's note on the title (隗囂傳 ``(囂音五/髙反)``, 南匈奴 ``(前書直言…)``)."""
+    doc = _hou(49)
+    section = doc.chapters[0].sections[0]
+    assert (doc.chapters[0].heading, section.title, section.line) == ("耿弇列傳第九", "", 13)
+    assert _line(section.paragraphs[0]) == [(LABEL, "耿弇傳", "", "", "")] + [
+        (NOTE, name, SMALLPRINT, "layout", "") for name in ("弟國", "國子秉", "秉弟夔", "國弟子恭")]
+    assert section.paragraphs[1][0].text.startswith("耿弇字伯昭")
+    doc = _hou(46)  # inside the juan, at a section's start
+    section = next(s for s in doc.sections if s.line == 383)
+    assert section.title == "寇恂傳"
+    assert _line(section.paragraphs[0]) == [(LABEL, "寇恂傳", "", "", ""), (NOTE, "曾孫榮", SMALLPRINT, "layout", "")]
+    doc = _hou(56)  # inside a section: the life opens one of its own
+    section = next(s for s in doc.sections if s.title == "韋彪傳")
+    assert (section.line, _line(section.paragraphs[0])) == (
+        422, [(LABEL, "韋彪傳", "", "", ""), (NOTE, "族子義", SMALLPRINT, "layout", "")])
+    assert section.paragraphs[1][0].text.startswith("韋彪字孟逹")
+    doc = _hou(70)  # after the heading's own note (李賢's: the 篇 is cut in two juans)
+    first = doc.chapters[0].sections[0]
+    assert _line(first.paragraphs[0]) == [(NOTE, "自東都主人以下分為下卷", COMMENTARY, "marked", "李賢")]
+    assert _line(first.paragraphs[1]) == [(LABEL, "班彪傳", "", "", ""), (NOTE, "子固", SMALLPRINT, "layout", "")]
+    doc = _hou(43)  # one note over two columns: 李賢 reads 囂
+    assert _line(doc.chapters[0].sections[0].paragraphs[0])[1] == (NOTE, "囂音五髙反", COMMENTARY, "marked", "李賢")
+    titles, notes, chars, juans = 0, 0, 0, 0
+    for n in range(41, 125):  # (卷四十一 to 卷一百二十, the 考證 and 景祐刋正箚子 after them)
+        doc = _hou(n)
+        listed = [p for p in doc.all_pieces() if p.layer == SMALLPRINT]
+        if not listed:
+            continue
+        juans += 1
+        for section in doc.sections:
+            for para in section.paragraphs:
+                if len(para) > 1 and para[0].kind == LABEL and para[1].layer == SMALLPRINT:
+                    titles += 1
+        notes, chars = notes + len(listed), chars + sum(len(p.text) for p in listed)
+    assert (juans, titles, notes, chars) == (30, 41, 65, 173)

@@ -46,7 +46,7 @@ from .signed_parts import signed_parts
 from .memorials import memorial_signatures
 from .paratext import lead_matter, mark_paratext
 from .late_titles import late_title
-from .part_lists import zhi_parts
+from .part_lists import life_lists, zhi_parts
 from .classic_titles import classic_titles
 from .prefaces import appended_writings, preface_layers
 from .anthology_titles import head_labels
@@ -220,6 +220,7 @@ class _Parser(LineLoop):
         signed_parts(doc)  # 陸德明's 注解傳述人 in a 注疏's 卷首: his byline a label, his notes his
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
         zhi_parts(doc)  # 後漢書 律厯志第二 over 律厯中　(賈逵論厯/…): the part's name and its list, the heading's
+        life_lists(doc)  # 後漢書 耿弇傳　(弟國/)　(國子秉/)…: a life's title and the lives it adds, nobody's notes
         book_note(doc, profile)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
         every_line = full_width(lines, 0, len(lines))
         full = min(every_line, full_width(lines, 0, len(lines), large_only=True))
