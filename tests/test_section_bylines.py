@@ -29,14 +29,15 @@ def test_the_byline_is_stored_on_the_section(buju):
     juan, section = buju
     assert section.bylines == QU_PING
     assert [(s.title, [p["name"] + p["role"] for p in s.bylines]) for s in juan.sections.order_by("position")
-            if s.bylines] == [("九歌二首", ["屈平", "王逸註"]), ("九章", ["屈平", "王逸注"]), ("卜居", ["屈平", "王逸註"]),
+            if s.bylines] == [("少司命", ["屈平", "王逸註"]), *[("山鬼", ["屈平", "王逸註"])] * 2,
+                              ("渉江", ["屈平", "王逸注"]), ("卜居", ["屈平", "王逸註"]),
                               ("漁父", ["屈平", "王逸注"]), ("九辯五首", ["宋玉"]), ("", ["宋玉"]),
                               ("招魂", ["宋玉", "王逸註"]), *[("", ["宋玉", "王逸註"])] * 3, ("招隠士", ["劉安"])]
     # a piece's sections cut for size keep its byline (九辯 in two sections, 招魂 in four), up to the next title
-    assert [s.title for s in juan.sections.order_by("position")][5:11] == ["九辯五首", "", "招魂", "", "", ""]
+    assert [s.title for s in juan.sections.order_by("position")][6:12] == ["九辯五首", "", "招魂", "", "", ""]
     pieces = list(section.pieces.order_by("position"))
     assert [(p.position, p.kind, p.text) for p in pieces if p.position in byline_pieces(section, pieces)] == [
-        (7, "label", "屈平"), (8, "note", "王逸註")]
+        (6, "label", "屈平"), (7, "note", "王逸註")]
     assert render_source(juan) == WENXUAN.read_text(encoding="utf-8")
 
 
@@ -45,7 +46,7 @@ def test_the_reading_pages_show_it_under_the_title_in_every_mode(buju, client):
     for notes in ("inline", "hidden", "beside"):
         body = client.get(section.get_absolute_url(), {"notes": notes, "layout": "horizontal"}).content.decode()
         assert re.findall(r'<span class="byline section-byline" id="s(\d+)-p(\d+)">([^<]+)</span>', body) == [
-            (str(section.position), "7", "屈平"), (str(section.position), "8", "王逸註")], notes
+            (str(section.position), "6", "屈平"), (str(section.position), "7", "王逸註")], notes
         assert body.index(">卜居<") < body.index(">屈平<") < body.index(">屈平既放三年<")
     body = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/").content.decode()
     assert body.count('class="byline section-byline"') == 12  # seven sections: 屈平, 王逸 five times; 宋玉; 劉安
@@ -58,10 +59,11 @@ def test_the_api_and_the_citation_name_it(buju, client):
         "卜居", "屈平　王逸註", [{"dynasty": "", "name": "屈平", "role": ""}, {"dynasty": "", "name": "王逸", "role": "註"}])
     assert data["citation"] == (
         "〔梁〕蕭統編　〔唐〕李善註　〔唐〕呂延濟註　〔唐〕劉良註　〔唐〕張銑註　〔唐〕呂向註　〔唐〕李周翰註"
-        "《六臣註文選》卷第三十三屈平　王逸註「卜居」（四部叢刊本，葉 33-7a） http://testserver/works/KR4h0003/juan/33/4/")
+        "《六臣註文選》卷第三十三屈平　王逸註「卜居」（四部叢刊本，葉 33-7b） http://testserver/works/KR4h0003/juan/33/5/")
     chapters = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/").json()["chapters"]
     assert [(s["title"], s["byline"]) for c in chapters for s in c["sections"] if s["byline"]] == [
-        ("九歌二首", "屈平　王逸註"), ("九章", "屈平　王逸注"), ("卜居", "屈平　王逸註"), ("漁父", "屈平　王逸注"),
+        ("少司命", "屈平　王逸註"), *[("山鬼", "屈平　王逸註")] * 2, ("渉江", "屈平　王逸注"), ("卜居", "屈平　王逸註"),
+        ("漁父", "屈平　王逸注"),
         ("九辯五首", "宋玉"), ("", "宋玉"), ("招魂", "宋玉　王逸註"), *[("", "宋玉　王逸註")] * 3, ("招隠士", "劉安")]
     assert [s["people"] for c in chapters for s in c["sections"]][0] == [
         {"dynasty": "", "name": "屈平", "role": ""}, {"dynasty": "", "name": "王逸", "role": "註"}]

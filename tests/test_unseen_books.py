@@ -154,9 +154,11 @@ def test_a_title_whose_note_runs_on_opens_its_section_and_the_author_is_its_byli
     王逸 are its byline, the name a label (not text, not a title); the same for 卜居, 漁父, 九辯五首
     (``　　　宋玉(辭以辯之…`` whose note is commentary: 宋玉 alone), 招魂 and 招隠士; a poem's title
     under a commentator's line (卷三十二 ``　　　王逸注(…`` then ``　　　　東皇太一(…)``) still opens
-    its section. ``　　渉江`` (卷三十三:151) is printed, as 少司命 and 右山鬼 are, after its piece, but
-    a 類 name over a title looks the same (卷二十一 ``　遊仙`` over ``　　遊仙詩(五言)``): it stays a
-    label at the head of 卜居's section."""
+    its section. The juan prints the titles of its groups' pieces after them and closes 山鬼 with
+    ``　　右山鬼`` (``anthology_titles.closing_titles``): ``　　　少司命`` (line 48, after 少司命's last
+    line, over 山鬼's first) is a label ending 少司命's section, which it titles (the group's byline
+    with it; 山鬼 in two sections, cut for size, each with it), and ``　　渉江`` (卷三十三:151, over
+    ``　　　卜居(…``) ends and titles 九章's, 卜居 opening its own section at its title."""
     from .conftest import SHARED
     folder = SHARED / "corpus" / "kanripo-commentary" / "KR4h0003"
     text = (folder / "KR4h0003_033.txt").read_text(encoding="utf-8")
@@ -164,27 +166,37 @@ def test_a_title_whose_note_runs_on_opens_its_section_and_the_author_is_its_byli
     assert render_mandoku(doc) == text
     assert [c.title for c in doc.chapters] == [""]
     assert [s.title for s in doc.sections] == [
-        "九歌二首", "山鬼", "九章", "卜居", "漁父", "九辯五首", "", "招魂", "", "", "", "招隠士"]
+        "少司命", "山鬼", "山鬼", "渉江", "卜居", "漁父", "九辯五首", "", "招魂", "", "", "", "招隠士"]
     assert [(s.line, _people(s)) for s in doc.sections if s.bylines] == [
-        (13, ["屈平", "王逸註"]), (90, ["屈平", "王逸注"]), (151, ["屈平", "王逸註"]), (195, ["屈平", "王逸注"]),
+        (13, ["屈平", "王逸註"]), (49, ["屈平", "王逸註"]), (87, ["屈平", "王逸註"]), (90, ["屈平", "王逸注"]),
+        (153, ["屈平", "王逸註"]), (195, ["屈平", "王逸注"]),
         (223, ["宋玉"]), (294, ["宋玉"]), (348, ["宋玉", "王逸註"]), (418, ["宋玉", "王逸註"]),
         (487, ["宋玉", "王逸註"]), (548, ["宋玉", "王逸註"]), (587, ["劉安"])]  # untitled sections keep the piece's byline
-    zhang = doc.sections[2].pieces
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces[-1:] + doc.sections[1].pieces[:1]] == [
+        (LABEL, "少司命"), (TEXT, "若有人兮山之阿被薜荔兮帶女蘿")]
+    assert doc.sections[2].closer == "右山鬼" and doc.sections[1].closer is None
+    zhang = doc.sections[3].pieces
+    assert (zhang[-1].kind, zhang[-1].text) == (LABEL, "渉江")
     assert [(p.kind, p.text) for p in zhang[:9]] == [
         (LABEL, "九章"), (NOTE, "南之野故復作九章章著也眀也言已所陳"), (NOTE, "逸曰序曰九章者屈原之所作也屈原放江"),
         (NOTE, "又作九章自述其志凢義與九歌同"), (NOTE, "忠信之道甚眀著"), (NOTE, "翰曰原既放逐"),
         (LABEL, "屈平"), (NOTE, "王逸注"), (TEXT, "余㓜好此竒服兮年既老而不衰")]
-    buju = doc.sections[3].pieces
-    assert [(p.kind, p.text) for p in buju[:2]] + [(p.kind, p.text) for p in buju[7:10]] == [
-        (LABEL, "渉江"), (LABEL, "卜居"), (LABEL, "屈平"), (NOTE, "王逸註"), (TEXT, "屈平既放三年")]
-    assert [(p.kind, p.text) for p in doc.sections[5].pieces[5:9]] == [
+    buju = doc.sections[4].pieces
+    assert [(p.kind, p.text) for p in buju[:1]] + [(p.kind, p.text) for p in buju[6:9]] == [
+        (LABEL, "卜居"), (LABEL, "屈平"), (NOTE, "王逸註"), (TEXT, "屈平既放三年")]
+    assert [(p.kind, p.text) for p in doc.sections[6].pieces[5:9]] == [
         (LABEL, "宋玉"), (NOTE, "辭以辯之皆代原之意九義亦與九歌同"), (NOTE, "向曰玉屈原弟子惜其師忠信見放故作此"),
         (TEXT, "悲哉秋之為氣也")]
     assert doc.sections[0].bylines == [{"dynasty": "", "place": "", "name": "屈平", "role": ""},
                                        {"dynasty": "", "place": "", "name": "王逸", "role": "註"}]
     doc = parse_mandoku((folder / "KR4h0003_032.txt").read_text(encoding="utf-8"), "KR4h0003_032.txt")
     assert "東皇太一" in [s.title for s in doc.sections]
-    assert "  section bylines: 11" in explain(parse_mandoku(text, "KR4h0003_033.txt"))  # 7 pieces, 11 sections
+    # 卷十九 prints no 右 closer: ``　　述德`` after 補亡詩's last line is the next 類's name, at the head
+    # of 述祖德詩二首's section, as printed
+    doc = parse_mandoku((folder / "KR4h0003_019.txt").read_text(encoding="utf-8"), "KR4h0003_019.txt")
+    assert [(s.line, [(p.kind, p.text) for p in s.pieces[:2]]) for s in doc.sections if s.title == "述祖德詩二首"] == [
+        (546, [(LABEL, "述德"), (LABEL, "述祖德詩二首")])]
+    assert "  section bylines: 13" in explain(parse_mandoku(text, "KR4h0003_033.txt"))  # 8 pieces, 13 sections
 
 
 # kanripo/KR4c0080 (唐劉蛻集, 四部叢刊), KR4c0080_002.txt at commit
