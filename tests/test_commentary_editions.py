@@ -723,7 +723,8 @@ def test_a_juans_own_byline_names_the_writer_of_its_notes():
         return Counter(p.commentator for p in parse(rel).all_pieces() if p.kind == NOTE and p.layer == COMMENTARY)
     assert writers("kanripo-commentary/KR2a0009/KR2a0009_011.txt") == {"劉昭": 18}  # 律準, 候氣: the heading's list, nobody's
     assert writers("kanripo-commentary/KR2a0009/KR2a0009_040.txt") == {"劉昭": 66}  # 13 notes of the part's list
-    assert writers("kanripo-commentary/KR2a0009/KR2a0009_001.txt") == {"李賢": 467}
+    # (two notes of 卷一 are 劉攽's remarks printed with no circle: his, 按, not 李賢's)
+    assert writers("kanripo-commentary/KR2a0009/KR2a0009_001.txt") == {"李賢": 465}
 
 
 def test_shuijingzhu_maintext_export_holds_the_flush_lines_alone(db, client):
@@ -801,3 +802,25 @@ def test_nanhua_zhushu_writes_its_zhu_marker_zhu_from_juan_seven():
             chars[(p.effective_layer, p.commentator)] += len(p.text)
     assert chars == {(CLASSIC, ""): 65110, (COMMENTARY, "郭象"): 59324, (SUBCOMMENTARY, "成玄英"): 164573,
                      (PARATEXT, "郭象"): 1252}
+
+
+def test_a_remark_of_an_editor_the_juans_circles_name_is_his_without_a_circle_too():
+    """後漢書 prints 劉攽's remarks after a circle in 李賢's notes (○劉攽曰, 628 of them); 李賢 (唐)
+    cannot quote him (宋), so where the print leaves the circle out the name and 曰 still open his
+    remark, at a note's head (卷一 ``(劉攽曰章懐注書避世字…)``) or inside one (卷四十九 ``…故以喻焉劉攽曰…``)."""
+    got = notes(parse("kanripo-commentary/KR2a0009/KR2a0009_001.txt"))
+    remark = next(n for n in got if n[3].startswith("劉攽曰章懐注書避世字"))
+    assert remark[:3] == ("劉攽", EDITORIAL, "按")
+    got = notes(parse("kanripo-commentary/KR2a0009/KR2a0009_049.txt"))
+    k = next(i for i, n in enumerate(got) if n[3].startswith("劉攽曰河北北據"))
+    assert got[k] == ("劉攽", EDITORIAL, "按", "劉攽曰河北北據按文多一北字")
+    assert got[k - 1] == ("李賢", COMMENTARY, "注", "前書曰關中所謂金城天府弇以河北富饒故以喻焉")
+
+
+def test_the_collectors_own_remark_opens_his_part_after_any_word():
+    """史記集解: 駰案 opens 裴駰's own words wherever it stands (decision 0058), also after a word
+    that may lead a quoted man's name (…諸侯王駰案此帝女也: it was 蔡邕's; …一作公駰案: 徐廣's)."""
+    got = notes(parse("kanripo-commentary/KR2a0002/KR2a0002_012.txt"))
+    k = next(i for i, n in enumerate(got) if n[3].startswith("駰案此帝女也"))
+    assert got[k - 1:k + 1] == [("蔡邕", COMMENTARY, "集解", "蔡邕曰帝女曰公主公主儀比諸侯姊妹曰長公主儀比諸侯王"),
+                                ("裴駰", COMMENTARY, "集解", "駰案此帝女也而云長公主未詳")]

@@ -101,6 +101,30 @@ from .undecided import decide_by_reference
 REMARK = re.compile(r"^[○〇](?P<who>[^\s()/○〇曰]{1,3}?)曰")
 
 
+#: A formula that opens the collector's own remark, not a quoted man's words: his given name
+#: and 案, 按 or 謂 (史記集解 駰案, 駰按, 駰謂; ``voices.JIJIE``), never a name and 曰.
+OWN_REMARK = re.compile(r"^.[案按謂]$")
+
+
+def circled_editors(doc: JuanDocument) -> frozenset[str]:
+    """The editors ``doc``'s notes name after a circle (``REMARK``: ``○劉攽曰``, ``○宋祁曰``): names of
+    two or three characters, not a surname and 氏 (劉氏 names no one man). How these books are made:
+    前漢書 and 後漢書 print the remarks of their 宋 editors (宋祁, 劉攽, 劉敞, 劉奉世) after a circle in the
+    notes of 顏師古 and 李賢 (唐), who cannot quote them; where the print leaves the circle out
+    (後漢書 卷一 ``(劉攽曰章懐注書避世字…)``, ``…故以喻焉劉攽曰河北北據…``) the name and 曰 still open his
+    remark (``_voices_of``). Read from the juan, so a name is one its own circles give."""
+    names: set[str] = set()
+    for p in doc.all_pieces():
+        if p.kind != NOTE:
+            continue
+        for k, ch in enumerate(p.text):
+            if ch in CIRCLES:
+                m = REMARK.match(p.text[k:k + 6])
+                if m and len(m["who"]) > 1 and not m["who"].endswith("氏"):
+                    names.add(m["who"])
+    return frozenset(names)
+
+
 def _small_print(piece: PieceDoc) -> bool:
     """A note written in small print (its layout opens with ``(``), not a full-size 注."""
     return bool(piece.layout) and piece.layout[0][0] == 0 and piece.layout[0][1].endswith("(")
@@ -137,11 +161,18 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
                 # where readings are appended with no mark, or in a book known to append them after
                 # its circles (``profiles.PROFILES``: 莊子注), a circle opens them whatever follows it
                 voice = profile.readings or Voice("", READINGS, "音義")
+        elif (profile.editors and (voice is None or voice.layer != EDITORIAL)
+              and (editor := next((e for e in profile.editors if text.startswith(e + "曰", k)), None))):
+            voice = Voice(editor, EDITORIAL, "按")  # 劉攽曰 with no circle (``circled_editors``)
         else:
             opened = False
             for f in by_first.get(ch, ()):
                 if text.startswith(f, k):
-                    quoted = len(f) == 2 and k not in starts and k > 0 and text[k - 1] not in CIRCLES + "也矣焉)"
+                    # a name of one character and 曰 after a surname (張瓚曰?) may be another man's words
+                    # quoted; the collector's own remark (駰案, 駰按, 駰謂: ``OWN_REMARK``) is no name
+                    # and 曰, and opens his part after any word (…諸侯王駰案此帝女也: 裴駰's, not 蔡邕's)
+                    quoted = (len(f) == 2 and not OWN_REMARK.match(f) and k not in starts and k > 0
+                              and text[k - 1] not in CIRCLES + "也矣焉)")
                     if quoted and (text[k - 1] in "叔張趙子王公" or text[k - 1] == f[0]):
                         break
                     if voice is None or voice.layer != EDITORIAL or k in starts:
@@ -363,6 +394,8 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
         marked_blocks(doc, MARKED_BLOCKS[title])
     flip = doc.columns_reversed
     profile = signed_formulas(doc, profile)
+    if profile.circle == "remark":
+        profile = replace(profile, editors=circled_editors(doc))
     book = profile
     for chapter in doc.chapters:
         for si, section in enumerate(chapter.sections):

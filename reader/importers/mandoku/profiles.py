@@ -63,6 +63,10 @@ class Profile:
     #: interrupted (``commentators._voices_of``); None where a quoted man's part runs to the next formula.
     citation: re.Pattern | None = None
     quoted: frozenset[str] = frozenset()
+    #: In a book of remarks (``circle == "remark"``), the editors a juan's circles name (``○劉攽曰``,
+    #: ``○宋祁曰``), set per juan (``commentators.circled_editors``): such a name and 曰 opens his
+    #: remark with no circle too, for the commentator (唐) cannot quote the 宋 editors of his book.
+    editors: frozenset[str] = frozenset()
 
 
 PROFILES: tuple[Profile, ...] = (
