@@ -121,18 +121,27 @@ def class_bars(results, params: list[tuple[str, str]]) -> dict:
 
 def juan_labels(work: str, edition: str = "") -> list[str]:
     """The juan labels the juan filter offers: the chosen edition's or work's (ids or slugs,
-    as ``SearchForm`` reads them), in the book's order, each once; none while no work or
-    edition is chosen. Every work's labels were offered then, one ``<option>`` each: about 900
-    with the three Kanripo folders imported (卷一 … 卷三百, 序, 目錄, 卷首上 …), a list no one
-    reads through, and a page heavier by each; a label typed without a work still filters
-    (卷十 of every book)."""
+    as ``SearchForm`` reads them), each once, edition by edition and in each by juan number (the
+    book's order): the work's reading edition first (``Work.reading_edition_id``: the fullest,
+    whose labels are the book's, 采輯羣書目・目錄・序, 卷首上 … 卷十), then the others as the 版本
+    select lists them (by name, then id), each adding the labels the editions before it lack, at
+    their first place. By edition id, the seed's 卷十 came first, before the front matter of
+    KR1d0086, the fullest edition. None while no work or edition is chosen. Every work's labels
+    were offered then, one ``<option>`` each: about 900 with the three Kanripo folders imported
+    (卷一 … 卷三百, 序, 目錄, 卷首上 …), a list no one reads through, and a page heavier by each; a
+    label typed without a work still filters (卷十 of every book)."""
     if not (work.strip() or edition.strip()):
         return []
-    juans = Juan.objects.order_by("work__title", "work_id", "edition_id", "number")
+    juans = Juan.objects.select_related("work").only("label", "number", "edition_id", "work__title")
     for value, resolve in ((work, resolve_work), (edition, resolve_edition)):
         if value.strip():
             juans = juans.filter(edition_id__in=resolve(value.strip()) or ())
-    return list(dict.fromkeys(j.display_label for j in juans.only("label", "number")))
+    found = list(juans)
+    reading = {pk: w.reading_edition_id() for pk, w in {j.work_id: j.work for j in found}.items()}
+    places = edition_places()
+    found.sort(key=lambda j: (j.work.title, j.work_id, j.edition_id != reading[j.work_id],
+                              places.get(j.edition_id, {}).get("full_name", ""), j.edition_id, j.number))
+    return list(dict.fromkeys(j.display_label for j in found))
 
 
 #: What the 卷 field says to a screen reader (``aria-describedby``), with no work chosen: without

@@ -12,6 +12,8 @@ from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_readme
 from reader.juans import JuanCount, JuanLabel, juan_contents, juan_count, matching_juans, nav_label, parse_label, short_label
 from reader.models import Edition, Juan, Piece, Work
+from search.service import edition_places
+from search.views import juan_labels
 from search.signals import muted
 
 from .test_kanripo_import import KANRIPO, _kanripo, kanripo  # noqa: F401  (fixtures)
@@ -93,9 +95,10 @@ def test_the_juan_field_asks_for_the_chosen_books_labels(client, kanripo_index):
     assert edition["Content-Type"] == "application/json"
     assert edition.json() == {"labels": ["采輯羣書目・目錄・序", "卷一", "卷十"],
                               "hint": "卷名如書中所題，可從所選之書的 3 卷中選（按下方向鍵）"}
-    # the work: its three editions' labels, edition by edition (the seed's 卷十 first), each once
+    # the work: its three editions' labels, each once, the fullest edition first (KR1d0086, in the book's
+    # order), then those the others add; by edition id the seed's 卷十 came first, before the front matter
     assert client.get("/search/juan-labels/", {"work": kanripo_index.work_id}).json() == {
-        "labels": ["卷十", "采輯羣書目・目錄・序", "卷一"], "hint": "卷名如書中所題，可從所選之書的 3 卷中選（按下方向鍵）"}
+        "labels": ["采輯羣書目・目錄・序", "卷一", "卷十"], "hint": "卷名如書中所題，可從所選之書的 3 卷中選（按下方向鍵）"}
     for params in ({}, {"work": ""}, {"work": "no-such-work"}):
         assert client.get("/search/juan-labels/", params).json() == {
             "labels": [], "hint": "卷名如書中所題，如 卷一、十、序；選定一書，即可從其卷中選"}, params
@@ -295,3 +298,21 @@ def test_matter_after_the_last_juan_goes_on_with_no_chapter():
     juan_contents(juans)
     assert [([(c.title, c.category, c.continued) for c in j.contents], j.appendices) for j in juans] == [
         ([("秦誓", "周書", False)], ["卷一考證"]), ([("秦誓", "周書", True)], ["卷二考證"]), ([], []), ([], [])]
+
+
+def test_a_works_labels_come_edition_by_edition_the_fullest_first(db):
+    """``search.views.juan_labels`` of a work of two editions: the fullest edition's labels in its
+    order (卷首, 卷一, 卷二, 卷三), then what the other adds (its 附録), each once, though the other
+    comes first by id (by id: 卷二, 附録, 卷三, 卷首, 卷一); an edition chosen lists its own alone."""
+    work = Work.objects.create(title="甲書", slug="jiashu")
+    copy = Edition.objects.create(work=work, slug="jiashu-a", label="一本")      # first by id and by name
+    fuller = Edition.objects.create(work=work, slug="jiashu-b", label="甲本")
+    for edition, labels in ((copy, ["卷二", "附録", "卷三"]), (fuller, ["卷首", "卷一", "卷二", "卷三"])):
+        for n, label in enumerate(labels):
+            Juan.objects.create(work=work, edition=edition, number=n, label=label, char_count=10)
+    assert copy.pk < fuller.pk and work.reading_edition_id() == fuller.pk
+    names = {pk: place["full_name"] for pk, place in edition_places().items()}
+    assert names[copy.pk] < names[fuller.pk], names
+    assert juan_labels(str(work.pk)) == ["卷首", "卷一", "卷二", "卷三", "附録"]
+    assert juan_labels("", str(copy.pk)) == ["卷二", "附録", "卷三"]
+    assert juan_labels(str(work.pk), str(fuller.pk)) == ["卷首", "卷一", "卷二", "卷三"]
