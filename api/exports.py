@@ -25,6 +25,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -38,10 +39,11 @@ from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
 from reader.citation import juan_file
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
+from reader.importers.document import TEXT as MAIN_TEXT
 from reader.importers.loader import juan_to_document, render_source
 from reader.models import Chapter, Juan, Piece, Section
 from reader.people import byline_pieces, cited_people, section_people
-from reader.pieces import is_classic
+from reader.pieces import NOTE_HOLDING_KINDS, is_classic
 from reader.reading import chapter_views
 
 #: What to narrow when an export built in one piece runs out of time (whole works are streamed).
@@ -108,9 +110,24 @@ def iter_main_text(juans) -> Iterator[str]:
         doc = corrected_document(juan)  # the corrected reading (a new document each call)
         doc.bom = False
         for section in doc.sections:
-            section.paragraphs = [[p for p in para if p.kind not in NOTE_KINDS] for para in section.paragraphs]
-            section.records = [p for p in section.records if p.kind not in NOTE_KINDS]
+            section.paragraphs = [[_as_main_text(p) for p in para if _main_text(p)] for para in section.paragraphs]
+            section.records = [_as_main_text(p) for p in section.records if _main_text(p)]
         yield doc.render()
+
+
+def _main_text(piece) -> bool:
+    """Whether the seed form's main text keeps ``piece`` (a ``PieceDoc``): its labels and
+    records, and the classic's text (``is_classic``: a note a layer correction made the
+    classic's too, never a main-text run it made commentary, as the reading page's 經 view)."""
+    return piece.kind not in NOTE_HOLDING_KINDS or is_classic(piece)
+
+
+def _as_main_text(piece):
+    """``piece`` written as main text: a note of the classic (``is_classic``) as a run of text
+    (the form's 【】 are a note's), else ``piece`` itself."""
+    if piece.kind not in NOTE_KINDS:
+        return piece
+    return dataclasses.replace(piece, kind=MAIN_TEXT, source_tag="", tag_separator="", source="")
 
 
 def iter_json(head: dict, juans, structure) -> Iterator[str]:

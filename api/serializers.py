@@ -250,17 +250,21 @@ class PieceSerializer(serializers.ModelSerializer):
     page breaks of the printed edition inside the piece (Kanripo sources):
     ``[{"offset": code points into text, "page": "KR1d0086_WYG_012-1b"}]``. ``section_start``
     (``true``, present only then) says that an editor's accepted structure correction starts a
-    section at this piece (``corrections.overlay``): the sections keep their imported numbers."""
+    section at this piece (``corrections.overlay``): the sections keep their imported numbers.
+    ``piece_offset`` (present only then) marks a part of a piece that an accepted layer
+    correction of part of it shows as two or three parts, each of its layer (the part's
+    ``position`` is the piece's): where the part starts, in code points of the piece's text."""
 
     pages = serializers.SerializerMethodField()
     # Only on a piece the corrections overlay marks; a read-only field whose attribute is
     # missing is left out of the piece (DRF's SkipField), not written as false.
     section_start = serializers.BooleanField(required=False)  # not read_only: the schema would call it required
+    piece_offset = serializers.IntegerField(required=False)
 
     class Meta:
         model = Piece
         fields = ["position", "paragraph", "kind", "layer", "layer_name", "commentator", "layer_basis", "text",
-                  "source_tag", "source", "pages", "section_start"]
+                  "source_tag", "source", "pages", "section_start", "piece_offset"]
 
     @extend_schema_field(PageBreakSerializer(many=True))
     def get_pages(self, piece) -> list[dict]:

@@ -304,7 +304,7 @@ class SectionNotes(generics.ListAPIView):
         section = get_object_or_404(Section, juan=juan, position=self.kwargs["position"])
         overlay = juan_overlay(juan)
         pieces = Piece.objects.filter(section=section, kind__in=NOTE_KINDS).order_by("position")
-        pieces = [overlay(p, section.position) if overlay else p for p in pieces]
+        pieces = [part for p in pieces for part in (overlay(p, section.position) if overlay else [p])]
         notes = [p for p in pieces if p.kind in NOTE_KINDS and (p.layer or DEFAULT_LAYER[p.kind]) != CLASSIC]
         return in_reading_order(notes, juan.columns_reversed)
 

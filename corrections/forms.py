@@ -16,7 +16,7 @@ from .links import MAX_LINK, MAX_LINKS
 from .models import (ANNOTATION, BOOKMARK, KIND_CHOICES, LAYER, PRIVATE_NOTE, STRUCTURE, STRUCTURE_CHOICES,
                      TAG_CHOICES, TEXT)
 from .overlay import juan_overlay
-from .positions import PieceSpan, PositionError, char_span, count, piece_ranges, to_piece
+from .positions import PositionError, count, to_piece
 from .workflow import EMPTY_NEW_TEXT, MAX_NOTE, NOT_EMPTY_FOR_DELETION, trimmed
 
 #: The kinds whose proposal reads each field besides the place (``workflow.propose``): a text
@@ -137,10 +137,6 @@ class ProposalForm(forms.Form):
                 self.add_error("last", str(exc))
             else:
                 data.update(piece=span.piece, start=span.start, end=span.end)
-                if data.get("kind") == LAYER:
-                    whole = whole_piece_error(shown, span, data["first"], data["last"])
-                    if whole:
-                        self.add_error("last", whole)
         data.pop("first", None)
         data.pop("last", None)
         if data.get("kind") == TEXT and "replacement" in data:
@@ -151,29 +147,6 @@ class ProposalForm(forms.Form):
             elif not empty and data.get("deletion"):
                 self.add_error("deletion", NOT_EMPTY_FOR_DELETION)
         return data
-
-
-def whole_piece_error(shown: list[tuple[int, str]], span: PieceSpan, first: int, last: int) -> str | None:
-    """The error for a layer correction typed on part of a piece (``shown``: the section's
-    ``(piece position, text as read)``; ``span``: the typed characters ``first``–``last`` in the
-    piece), or None when they are the whole piece. A layer correction changes the whole piece
-    (``workflow.propose`` widens it), so the form asks for the whole piece's numbers rather than
-    widen a selection silently: a reader who selected four characters of a note as classic
-    would otherwise propose the whole note. A layer boundary inside a piece is told in an
-    annotation. (A structure correction names its piece by any character of it: a heading, a
-    byline or a section's start is a whole line or piece by nature.)"""
-    position, piece_first, piece_last = next(r for r in piece_ranges(shown) if r[0] == span.piece)
-    if (first, last) == (piece_first, piece_last):
-        return None
-    text = dict(shown)[position]
-    quoted = text if len(text) <= 24 else f"{text[:10]}…{text[-10:]}"
-    return (f"層次校正改動整段：所選{char_span(first, last)}只是此段{char_span(piece_first, piece_last)}"
-            f"「{quoted}」（{count(text)} 字）的一部分。若整段皆屬所改，請將起字、訖字改為 {piece_first}、"
-            f"{piece_last}；若只有所選部分屬另一層次，請以注記說明。"
-            f" (A layer correction changes the whole piece: {char_span(first, last, 'en')} "
-            f"{'is' if first == last else 'are'} part of "
-            f"the piece {piece_first}–{piece_last} ({count(text)} characters). Type {piece_first} and {piece_last} "
-            "if the whole piece is meant; a layer boundary inside a piece is told in an annotation.)")
 
 
 def section_shown(juan, section: int) -> list[tuple[int, str]]:

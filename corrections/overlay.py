@@ -24,10 +24,21 @@ a label: ``kind`` ``label``, ``structure`` saying which) or starts a section at 
 (``section_start``: the reading page draws the break, the TEI export a ``<milestone>``, and
 search reads the pieces from there as another stretch: ``section_starts``).
 
-Corrections of one piece never overlap (``check_overlap`` refuses the second on accept).
+A layer correction of part of a piece (a boundary between the classic and its commentary that
+falls a few characters off: 老子 河上公, KR5c0065) shows the piece as two or three parts, each
+of one layer (``JuanOverlay.pieces``, ``JuanOverlay.rows``): a span at the piece's start or
+end moves the boundary with its neighbour, a span in its middle splits it in three. Each part
+is a copy of the piece (never saved) with its text, its layer and the code point of the whole
+piece's corrected text it starts at (``piece_offset``; its page id gets ``-<offset>``, as a
+table cell's part does), so that the reading page, the 白文 view, search, the API and the
+exports all read the same boundary; the stored pieces never change.
+
+Corrections of one piece never overlap (``check_overlap`` refuses the second on accept); two
+layer corrections of one piece may stand side by side when their spans do not meet.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from django.db.models import Count
@@ -141,6 +152,9 @@ class Placed:
     piece: int
     start: int
     end: int
+    #: Whether the span is the whole piece (``start`` 0, ``end`` its length as imported): a
+    #: layer correction then changes the piece's layer; of part of it, it splits the piece.
+    whole: bool = True
 
 
 class TextChange(NamedTuple):
@@ -184,13 +198,17 @@ class JuanOverlay:
         return bool(self.by_piece)
 
     def apply(self, section: int, position: int, text: str, layer: str) -> tuple[str, str, list]:
-        """``(text, layer, marks)`` of the piece at ``(section, position)`` corrected."""
+        """``(text, layer, marks)`` of the piece at ``(section, position)`` corrected: its text
+        corrections and a layer correction of the whole piece (one of part of it leaves ``layer``
+        as it is: ``layer_parts`` says where the piece is split)."""
         changes = self.by_piece.get((section, position))
         if not changes:
             return text, layer, []
         pieces, marks, shift, last = [], [], 0, 0
         for c in sorted(changes, key=lambda c: c.start):
             if c.proposal.kind == ANNOTATION:  # beside the text, not in it (``notes``)
+                continue
+            if c.proposal.kind == LAYER and not c.whole:  # part of the piece: ``pieces``/``rows`` split it
                 continue
             if c.proposal.kind in WHOLE_PIECE:  # a structure correction: ``structure`` applies it
                 layer = c.proposal.new_layer if c.proposal.kind == LAYER else layer
@@ -264,9 +282,10 @@ class JuanOverlay:
         return sorted((c for c in self.by_piece.get((section, position), ()) if c.proposal.kind == ANNOTATION),
                       key=lambda c: (c.start, c.proposal.pk))
 
-    def __call__(self, p, section_position: int):
-        """``piece``: the hook ``reader.reading.chapter_views(overlay=...)`` calls."""
-        return self.piece(p, section_position)
+    def __call__(self, p, section_position: int) -> list:
+        """``pieces``: the hook ``reader.reading.chapter_views(overlay=...)`` calls (a piece
+        shown as one or more parts)."""
+        return self.pieces(p, section_position)
 
     def row(self, section_position: int, row):
         """A corrected copy of a search ``PieceRow`` (``row`` itself when nothing changes)."""
@@ -277,6 +296,107 @@ class JuanOverlay:
             return row._replace(text=text, layer="classic", kind="label")
         name, who = self.voice(layer, row.layer, row.layer_name, row.commentator)
         return row._replace(text=text, layer=layer, layer_name=name, commentator=who)
+
+    def layer_parts(self, section: int, position: int, length: int, layer: str) -> list[tuple[int, int, str, Proposal | None]]:
+        """The piece at ``(section, position)``, whose corrected text is ``length`` code points
+        long and whose layer is ``layer``, as ``[(start, end, layer, proposal), ...]``: runs of
+        its corrected text, in order and covering it, each of one layer, ``proposal`` the layer
+        correction of part of the piece that gave it (None for the piece's own layer). One run,
+        ``[(0, length, layer, None)]``, when no such correction stands on it. The spans are
+        mapped to the corrected text (``shown_offset``: a layer correction takes the corrected
+        places it meets whole, ``workflow.propose``)."""
+        spans = sorted((c for c in self.by_piece.get((section, position), ())
+                        if c.proposal.kind == LAYER and not c.whole), key=lambda c: c.start)
+        if not spans:
+            return [(0, length, layer, None)]
+        changes = self.changes(section, position)
+        out, at = [], 0
+        for c in spans:
+            start, end = shown_offset(changes, c.start), shown_offset(changes, c.end)
+            start, end = max(start, at), min(end, length)
+            if start >= end:
+                continue
+            if start > at:
+                out.append((at, start, layer, None))
+            out.append((start, end, c.proposal.new_layer, c.proposal))
+            at = end
+        if at < length:
+            out.append((at, length, layer, None))
+        return out
+
+    def pieces(self, p, section_position: int) -> list:
+        """``piece(p, section_position)`` as the parts its layer corrections of part of it make
+        (``layer_parts``): ``[p]`` when none does, else a copy of ``p`` per part (never saved)
+        with its ``text``, ``layer`` (named and written by ``voice``), ``piece_offset`` (where
+        the part starts in the piece's corrected text), ``id_suffix`` (``-<piece_offset>`` past
+        the first part: the page's id of the part, ``s1-p3-29``), its page breaks, marks, text
+        changes and annotations moved to it, and ``shown_offset`` mapping a code point of the
+        piece as imported into the part (clamped to it: the section's pages are cut on the
+        text as imported). A part of a new layer carries its correction's mark (its 「校」)."""
+        imported_layer = p.layer
+        p = self.piece(p, section_position)
+        parts = self.layer_parts(section_position, p.position, len(p.text), p.layer)
+        if len(parts) == 1:
+            return [p]
+        whole_shown = getattr(p, "shown_offset", None)
+        out = []
+        for start, end, layer, proposal in parts:
+            last = end >= len(p.text)
+            part = copy.copy(p)
+            part.text, part.piece_offset, part.id_suffix = p.text[start:end], start, f"-{start}" if start else ""
+            part.layer = layer
+            if proposal is not None:
+                part.layer_name, part.commentator = self.voice(layer, imported_layer, p.layer_name, p.commentator)
+            part.layout = [[offset - start, raw] for offset, raw in (p.layout or [])
+                           if start <= offset < end or (last and offset >= end)]
+            if not last:
+                part.source_tag = part.tag_separator = ""
+            marks = [(s - start, e - start, *rest) for s, e, *rest in getattr(p, "overlay_marks", ())
+                     if rest[-1] == TEXT and start <= s and e <= end]
+            marks += [(0, end - start, *rest) for s, e, *rest in getattr(p, "overlay_marks", ())
+                      if rest[-1] != TEXT and last]  # a structure correction's 「校」 after the piece
+            if proposal is not None:
+                marks.append((0, end - start, reverse("corrections:history", args=[proposal.pk]), mark_title(proposal),
+                              LAYER))
+            part.overlay_marks = sorted(marks, key=lambda m: m[0])
+            part.overlay_text_changes = [c._replace(start=c.start - start, end=c.end - start)
+                                         for c in getattr(p, "overlay_text_changes", ()) if start <= c.start and c.end <= end]
+            part.overlay_notes = [n if n.start < 0 else n._replace(start=n.start - start, end=min(n.end, end) - start)
+                                  for n in getattr(p, "overlay_notes", ())
+                                  if start <= n.start < end or (n.start < 0 and not start)]
+            if start:  # a section a structure correction starts begins at the piece's first part
+                part.__dict__.pop("section_start", None)
+            part.overlaid = True
+
+            def shown(offset, start=start, end=end, whole=whole_shown):
+                at = whole(offset) if whole is not None else offset
+                return min(max(at - start, 0), end - start)
+            part.shown_offset = shown
+            out.append(part)
+        return out
+
+    def rows(self, section_position: int, row) -> list:
+        """``row(section_position, row)`` as the parts its layer corrections of part of it make
+        (``layer_parts``): ``[row]`` when none does, else one copy per part with its ``text``,
+        ``layer``, ``layer_name`` and ``commentator`` and its ``layout`` moved to it: search reads
+        the same parts as the reading page, each in the passage of its layer."""
+        new = self.row(section_position, row)
+        parts = self.layer_parts(section_position, row.position, len(new.text), new.layer)
+        if len(parts) == 1:
+            return [new]
+        out = []
+        for start, end, layer, proposal in parts:
+            last = end >= len(new.text)
+            name, who = ((new.layer_name, new.commentator) if proposal is None
+                         else self.voice(layer, row.layer, row.layer_name, row.commentator))
+            fields = dict(text=new.text[start:end], layer=layer, layer_name=name, commentator=who)
+            if "layout" in new._fields:
+                fields["layout"] = [[offset - start, raw] for offset, raw in (new.layout or [])
+                                    if start <= offset < end or (last and offset >= end)]
+            if not last and "source_tag" in new._fields:
+                fields.update(source_tag="", tag_separator="")
+            out.append(new._replace(**fields))
+        return out
 
 
 def shown_offset(changes: list[tuple[int, int, int]], offset: int) -> int:
@@ -341,7 +461,9 @@ def place(proposals: list[Proposal], juan) -> JuanOverlay:
         if found.place is None:
             overlay.unplaced.append((p, found.reason))
             continue
-        placed = Placed(p, found.place[0], found.place[1], found.start, found.end)
+        length = len((texts if found.place in texts else whole)[found.place])
+        placed = Placed(p, found.place[0], found.place[1], found.start, found.end,
+                        whole=found.start == 0 and found.end == length)
         overlay.placed.append(placed)
         overlay.by_piece.setdefault(found.place, []).append(placed)
     layers = {c.proposal.new_layer for c in overlay.placed if c.proposal.kind == LAYER}
@@ -372,18 +494,18 @@ def juan_overlay(juan) -> JuanOverlay:
 
 def overlapping(candidate: Placed, others: list[Placed]) -> Placed | None:
     """The first of ``others`` (on the same piece) whose span meets ``candidate``'s, or None.
-    A layer correction meets another layer correction only (it changes the whole piece's layer),
-    a structure correction another structure correction only."""
+    A layer correction meets another layer correction of some of the same characters only (one
+    of the whole piece meets every other), a structure correction another structure correction only."""
     for o in others:
         if (o.section, o.piece) != (candidate.section, candidate.piece) or o.proposal.pk == candidate.proposal.pk:
             continue
         kinds = (o.proposal.kind, candidate.proposal.kind)
         if ANNOTATION in kinds:
             continue  # annotations stand beside the text: any number of them on one span
-        if kinds[0] in WHOLE_PIECE or kinds[1] in WHOLE_PIECE:
-            if kinds[0] == kinds[1]:
-                return o
-            continue
+        if kinds == (STRUCTURE, STRUCTURE):
+            return o
+        if (kinds[0] in WHOLE_PIECE or kinds[1] in WHOLE_PIECE) and kinds != (LAYER, LAYER):
+            continue  # a layer correction meets a layer correction of the same characters alone
         if (o.start < candidate.end and candidate.start < o.end) or o.start == candidate.start:
             return o
     return None

@@ -10,6 +10,7 @@ way (or not at all), so they stay in this library's overlay.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 
@@ -24,25 +25,47 @@ from .unseen import LINE_BREAKS
 
 def corrected_document(juan, overlay=None, kinds=(TEXT, LAYER)):
     """``juan_to_document(juan)`` with its accepted corrections of ``kinds`` applied to the
-    pieces (text, and layer for a layer correction): the corrected reading in the form the
-    writers of the source and of the main text read. Layout offsets (line and page breaks)
-    after a changed place move with it."""
+    pieces (text, and layer for a layer correction: a piece a layer correction of part of it
+    splits is two or three pieces, ``JuanOverlay.layer_parts``): the corrected reading in the
+    form the writers of the source and of the main text read. Layout offsets (line and page
+    breaks) after a changed place move with it."""
     overlay = overlay if overlay is not None else juan_overlay(juan)
     doc = juan_to_document(juan)
     if not overlay:
         return doc
     pdocs = piece_docs(juan, doc)
+    split = {}
     for (section, position), changes in overlay.by_piece.items():
         changes = [c for c in changes if c.proposal.kind in kinds]
         if not changes:
             continue
         pdoc = pdocs[(section, position)]
-        one = JuanOverlay(by_piece={(section, position): changes})
+        one = JuanOverlay(by_piece={(section, position): changes}, voices=overlay.voices)
         text, layer, _marks = one.apply(section, position, pdoc.text, pdoc.layer)
         shifts = [(c.end, len(c.proposal.replacement) - (c.end - c.start)) for c in changes if c.proposal.kind == TEXT]
         pdoc.layout = [(offset + sum(d for at, d in shifts if at <= offset), raw) for offset, raw in pdoc.layout]
+        imported = (pdoc.layer, pdoc.layer_name, pdoc.commentator)
         pdoc.text, pdoc.layer = text, layer
+        parts = one.layer_parts(section, position, len(text), layer)
+        if len(parts) > 1:  # a layer correction of part of the piece: one piece per part
+            split[id(pdoc)] = [_part(one, pdoc, imported, part) for part in parts]
+    if split:
+        for sdoc in (s for chapter in doc.chapters for s in chapter.sections):
+            sdoc.paragraphs = [[q for p in para for q in split.get(id(p), [p])] for para in sdoc.paragraphs]
+            sdoc.records = [q for p in sdoc.records for q in split.get(id(p), [p])]
     return doc
+
+
+def _part(overlay: JuanOverlay, pdoc, imported: tuple[str, str, str], part: tuple):
+    """The part ``(start, end, layer, proposal)`` (``JuanOverlay.layer_parts``) of the corrected
+    piece ``pdoc`` (its layer, name and writer as imported: ``imported``) as a piece of its own."""
+    start, end, layer, proposal = part
+    last = end >= len(pdoc.text)
+    name, who = (pdoc.layer_name, pdoc.commentator) if proposal is None else overlay.voice(layer, *imported)
+    return dataclasses.replace(
+        pdoc, text=pdoc.text[start:end], layer=layer, layer_name=name, commentator=who,
+        layout=[(offset - start, raw) for offset, raw in pdoc.layout if start <= offset < end or (last and offset >= end)],
+        **({} if last else {"source_tag": "", "tag_separator": "", "source": ""}))
 
 
 def _corrected_source(juan, overlay) -> str:

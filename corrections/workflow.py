@@ -35,8 +35,12 @@ from .readback import misread
 from .roles import can_propose, is_editor
 from .unseen import HIDING, IGNORABLE, LINE_BREAKS, described, is_noncharacter, named, not_text_at, unseen_at
 
-#: The kinds that apply to a whole piece (its layer, its structure), whatever span was selected.
+#: The kinds that change no text: a new text or note is not theirs (a layer correction changes
+#: the layer of its span, of the whole piece or of part of it; a structure correction the piece's).
 WHOLE = (LAYER, STRUCTURE)
+#: The kinds that apply to a whole piece whatever span was selected (a heading, a byline or a
+#: section's start is a whole line or piece by nature).
+WIDENED = (STRUCTURE,)
 #: The kinds that change no text (``Proposal.annotates``): one that meets a corrected place takes it whole.
 ANNOTATING = (ANNOTATION,) + OWN_KINDS
 #: Longest span, replacement, reason and evidence, in characters as the form counts them
@@ -252,7 +256,10 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     text is empty unless ``deletion`` chose it (``EMPTY_NEW_TEXT``) or a deletion with a new text
     (``NOT_EMPTY_FOR_DELETION``; ``deletion`` is read by a text correction alone), or tags and
     links that are not ``models.TAGS`` and ``links.clean_links`` (an annotation's or a private note's only). A note
-    (``ANNOTATING``) whose span meets an accepted text correction covers it whole."""
+    (``ANNOTATING``) or a layer correction whose span meets an accepted text correction covers it
+    whole. A layer correction keeps its span: the whole piece, or part of it (the piece is then
+    read as two or three parts, ``overlay.JuanOverlay.layer_parts``); a structure correction
+    takes the whole piece."""
     own = kind in OWN_KINDS
     if own and not (getattr(user, "is_authenticated", False) and user.is_active):
         raise ReviewError("請先登入，方可保存筆記與書籤 (sign in to keep notes and bookmarks)")
@@ -270,7 +277,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError(f"卷 {juan.number} 第 {section} 節無第 {piece} 段 (juan {juan.number} has no piece {piece} in section {section})")
     overlay = juan_overlay(juan)
     shown, _, marks = overlay.apply(section, piece, stored, "")
-    if kind in WHOLE:
+    if kind in WIDENED:
         start, end = 0, len(shown)
     if start >= end:
         raise ReviewError(f"範圍 {start}–{end} 不含一字：訖須大於起 (the span holds no character: the end must be greater than the start)")
@@ -282,12 +289,12 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     # A correction that meets a corrected place cannot be mapped (revert that change first); a
     # note changes no text, so it takes the corrected places it meets whole.
     corrected = [(s, e, p.end - p.start) for s, e, p in marks if p.kind == TEXT]
-    if kind in WHOLE:
+    if kind in WIDENED:
         start, end = 0, len(stored)
     else:
         for s, e, p in marks:
             if p.kind == TEXT and s < end and start < e:
-                if kind not in ANNOTATING:
+                if kind not in ANNOTATING + (LAYER,):
                     raise ReviewError(f"範圍觸及已校正處（提議 #{p.pk}），須由編輯撤回 (the span meets a corrected place: an editor can revert it)")
                 start, end = min(start, s), max(end, e)
         start = start - sum((e - s) - was for s, e, was in corrected if e <= start)

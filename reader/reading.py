@@ -187,10 +187,12 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     no such page. ``None`` (exports, the juan API) gives every piece.
 
     ``overlay`` (optional): a layer above corrects the reading, ``overlay(piece, section
-    position) -> piece`` called on each piece before it is cut into a page (the corrections'
-    overlay, ``corrections.overlay``; ``reader`` does not know it). A piece whose text it
-    changed carries ``shown_offset(offset)``, mapping offsets of the text as imported (the
-    pages are planned on it) to its new text: each cut moves with the text."""
+    position) -> piece or [piece, ...]`` called on each piece before it is cut into a page (the
+    corrections' overlay, ``corrections.overlay``; ``reader`` does not know it): a list shows
+    the piece as those parts, in order (a layer correction of part of a piece). A piece whose
+    text it changed, and each part, carries ``shown_offset(offset)``, mapping offsets of the
+    text as imported (the pages are planned on it) to its new text: each cut moves with the
+    text, and a part the page's cuts do not reach is not shown."""
     # each chapter's first section position, for its heading's notes (a subquery: no GROUP BY,
     # which would lose the chapters' ordering on PostgreSQL)
     first = Section.objects.filter(chapter=OuterRef("pk")).order_by("position").values("position")[:1]
@@ -231,20 +233,22 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
             if view.note_numbers:
                 p.number = view.note_numbers[p.position]
         p.shown_source = p.source
-        if overlay is not None:
-            p = overlay(p, view.section.position)
-        part = slices.get(p.section_id, {}).get(p.position)
-        if part is not None:
-            imported, shown_offset = part.start, getattr(p, "shown_offset", None)
-            if shown_offset is not None:  # a corrected text: the page's cuts (made on the text as imported) move with it
-                part = part._replace(start=shown_offset(part.start), end=shown_offset(part.end), length=len(p.text))
-            p = fragment(p, part)
-            if shown_offset is not None:  # where the fragment starts in the text as imported (its printed page)
-                p.imported_offset = imported
-        if p.paragraph is None:
-            view.records.append(p)
-        else:
-            view.paragraphs[p.paragraph].append(p)
+        shown = overlay(p, view.section.position) if overlay is not None else p
+        for p in shown if isinstance(shown, list) else [shown]:
+            part = slices.get(p.section_id, {}).get(p.position)
+            if part is not None:
+                imported, shown_offset = part.start, getattr(p, "shown_offset", None)
+                if shown_offset is not None:  # a corrected text: the page's cuts (made on the text as imported) move with it
+                    part = part._replace(start=shown_offset(part.start), end=shown_offset(part.end), length=len(p.text))
+                    if part.start >= part.end and p.text:
+                        continue  # a part of a piece the overlay split that this page does not reach
+                p = fragment(p, part)
+                if shown_offset is not None:  # where the fragment starts in the text as imported (its printed page)
+                    p.imported_offset = imported
+            if p.paragraph is None:
+                view.records.append(p)
+            else:
+                view.paragraphs[p.paragraph].append(p)
     for view in views.values():
         if view.paged:  # the paragraphs of other pages are not shown, not even as empty lines
             view.paragraphs = [para for para in view.paragraphs if para]

@@ -47,7 +47,9 @@ def cell_part(piece, start: int, end: int, first: bool, last: bool):
     if hasattr(piece, "segments"):
         part.segments = _cut_segments(piece.segments, start, end)
     part.offset = base + start
-    part.id_suffix = "" if first else f"-{base + start}"  # one element per id: the piece's first part keeps it
+    # one element per id: the piece's first part keeps it (a part of a piece a layer correction
+    # split, ``corrections.overlay``, has its own, and counts from where it starts in the piece)
+    part.id_suffix = getattr(piece, "id_suffix", "") if first else f"-{getattr(piece, 'piece_offset', 0) + base + start}"
     part.continued = getattr(piece, "continued", False) and first
     part.continues = getattr(piece, "continues", False) and last
     part.section_start = getattr(piece, "section_start", False) and first

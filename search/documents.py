@@ -390,9 +390,9 @@ def documents_for_juan(juan) -> list[SearchDocument]:
         .values_list(*fields)  # rows, not model instances: half the time of a batch's read
     for row in rows:
         piece = PieceRow(*row)
-        if overlay:
-            piece = overlay.row(positions[piece.section_id], piece)
-        by_section.setdefault(piece.section_id, []).append(piece)
+        # a layer correction of part of a piece makes it two or three rows, one per layer
+        for part in overlay.rows(positions[piece.section_id], piece) if overlay else (piece,):
+            by_section.setdefault(part.section_id, []).append(part)
     for section in sections:
         pieces = by_section.get(section.pk, [])
         note_of = None

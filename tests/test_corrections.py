@@ -549,9 +549,9 @@ def test_a_layer_correction_changes_the_passage_layer_in_reading_and_search(sear
     assert search_backend.search(SearchQuery("君乃命之", layers=frozenset({"commentary"}))).count == 1
     with pytest.raises(ReviewError, match=r"^請選擇此段所屬層次 \(choose the layer the piece belongs to\)$"):
         propose(contributor, juan, kind="layer", section=1, piece=3, start=2, end=4, reason="r")
-    p = propose(contributor, juan, kind="layer", section=1, piece=3, start=2, end=4, new_layer="readings",
+    p = propose(contributor, juan, kind="layer", section=1, piece=3, start=0, end=len(NOTE), new_layer="readings",
                 reason="此是音義")
-    assert (p.start, p.end, p.original) == (0, len(NOTE), NOTE)  # a layer correction is the whole passage's
+    assert (p.start, p.end, p.original) == (0, len(NOTE), NOTE)  # the whole passage's (of part: test_layer_part_corrections)
     accept(p, editor, new_layer="subcommentary", reason="疏，非音義")
     p.refresh_from_db()
     assert p.new_layer == "subcommentary"
@@ -1353,7 +1353,7 @@ def test_a_layer_correction_gives_the_piece_the_new_layers_name_everywhere(searc
     contributor, editor = account("cv", "contributor"), account("ev", "editor")
     note = Piece.objects.filter(section__juan=juan, section__position=5, kind="note").order_by("position").first()
     assert (note.position, note.text[:8], note.layer, note.layer_name) == (1, "亨肉孰也射義曰諸", "commentary", "注")
-    p = propose(contributor, juan, kind="layer", section=5, piece=1, start=0, end=1, new_layer="editorial",
+    p = propose(contributor, juan, kind="layer", section=5, piece=1, start=0, end=len(note.text), new_layer="editorial",
                 reason="按語，非鄭注")
     accept(p, editor)
     api = Client().get(f"/api/works/{juan.work_id}/juans/10/sections/5/").json()
@@ -1371,7 +1371,8 @@ def test_a_layer_correction_gives_the_piece_the_new_layers_name_everywhere(searc
                                                '<span class="visually-hidden">按語：</span>')
     assert Piece.objects.get(pk=note.pk).layer_name == "注"  # the stored piece is unchanged
     # the text back in its layer by a second correction of another note: named as the juan names 注
-    q = propose(contributor, juan, kind="layer", section=5, piece=9, start=0, end=1, new_layer="classic",
+    ninth = Piece.objects.get(section__juan=juan, section__position=5, position=9)
+    q = propose(contributor, juan, kind="layer", section=5, piece=9, start=0, end=len(ninth.text), new_layer="classic",
                 reason="經文")
     accept(q, editor)
     api = Client().get(f"/api/works/{juan.work_id}/juans/10/sections/5/").json()

@@ -89,13 +89,22 @@ def test_one_character_is_named_as_one_on_a_proposals_page_and_in_an_error(seed_
     assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第 57 字（第4段）</dd>", page), page
     form = c.get(FORM, {"section": 1, "piece": 3, "start": 4, "end": 5}).content.decode()
     assert 'name="first" value="57"' in form and 'name="last" value="57"' in form
-    # a layer correction typed on one character of a piece of nine
+    # one character past the section's end, named as one in the error
+    response = c.post(FORM, {"kind": "text", "section": 1, "first": 9000, "last": 9000, "replacement": "公",
+                             "reason": "他本"})
+    assert response.status_code == 400
+    total = len("".join(Piece.objects.filter(section__juan=seed_juan, section__position=1).values_list("text", flat=True)))
+    assert f"第 9000 字超出本節的 {total} 字 (the span is not inside the section&#x27;s {total} characters)" \
+        in response.content.decode()
+    assert Proposal.objects.count() == 1
+    # a layer correction typed on one character of a piece of nine is of that character
     response = c.post(FORM, {"kind": "layer", "section": 1, "first": 81, "last": 81, "new_layer": "commentary",
                              "reason": "底本小字"})
-    assert response.status_code == 400
-    assert "層次校正改動整段：所選第 81 字只是此段第 79–87 字「宰戒百官有事於射者」（9 字）的一部分。" in response.content.decode()
-    assert "(A layer correction changes the whole piece: character 81 is part of the piece 79–87" in response.content.decode()
-    assert Proposal.objects.count() == 1
+    assert response.status_code == 302
+    p = Proposal.objects.get(kind="layer")
+    assert (p.piece_position, p.start, p.end, p.original) == (4, 2, 3, "百")
+    assert re.search(r"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第 81 字（第5段）</dd>",
+                     c.get(f"/corrections/{p.pk}/").content.decode())
 
 
 @pytest.mark.parametrize("kind, extra", [("text", {"replacement": "公"}), ("layer", {"new_layer": "commentary"})])

@@ -113,27 +113,26 @@ def test_an_editor_edits_the_structure_before_accepting(seed_juan):
                                                              ("accepted", "是標題")]
 
 
-def test_the_form_refuses_a_layer_correction_of_part_of_a_piece_and_names_the_whole(seed_juan):
-    """A reader who selects four characters of a piece and proposes them as another layer would
-    have proposed the whole piece unawares (a layer correction changes a whole piece): the form
-    answers 400 naming the piece's whole span, and takes the proposal once its numbers are typed."""
+def test_the_form_takes_a_layer_correction_of_part_of_a_piece_and_names_a_span_past_it(seed_juan):
+    """A layer correction is of the characters selected (decision 0061): four characters of a
+    piece are proposed as four (a boundary inside the piece), the whole piece as the whole; a
+    span running past its piece is refused at 訖字, the error summary opening the page."""
     c = Client()
     c.force_login(account("cs", "contributor"))
     typed = {"kind": "layer", "section": 1, "new_layer": "commentary", "reason": "底本小字"}
-    response = c.post(FORM, {**typed, "first": 81, "last": 84})  # 百官有事 of piece 4 (characters 79–87)
+    response = c.post(FORM, {**typed, "first": 81, "last": 90})  # from 百 of piece 4 (characters 79–87) into its note
     assert response.status_code == 400
     page = response.content.decode()
-    assert ("層次校正改動整段：所選第 81–84 字只是此段第 79–87 字「宰戒百官有事於射者」（9 字）的一部分。"
-            "若整段皆屬所改，請將起字、訖字改為 79、87；若只有所選部分屬另一層次，請以注記說明。") in page
+    assert ("第 81–90 字跨段：第 87 字為一段之末 (the span runs past the end of its piece at character 87: "
+            "a proposal changes one piece)") in page
     # the error summary opens the page, focused, its error a link to the field (before the
-    # passage and the form; the section's numbered pieces come after the form)
+    # form; the section's numbered pieces come after the form)
     summary = re.search(r'<div class="error-summary" id="error-summary" role="alert" tabindex="-1" autofocus '
                         r'aria-labelledby="error-summary-title">.*?</div>', page, re.S).group(0)
-    assert re.findall(r'<li><a href="(#[^"]+)">([^：]+)：層次校正改動整段', summary) == [("#id_last", "訖字 (last character)")]
-    assert page.index("error-summary") < page.index("前後對照") < page.index('id="proposal-form"') \
-        < page.index('<h2 id="section-pieces">§1 各段')
+    assert re.findall(r'<li><a href="(#[^"]+)">([^：]+)：第 81–90 字跨段', summary) == [("#id_last", "訖字 (last character)")]
+    assert page.index("error-summary") < page.index('id="proposal-form"') < page.index('<h2 id="section-pieces">§1 各段')
     assert not Proposal.objects.exists()
-    response = c.post(FORM, {**typed, "first": 79, "last": 87})
-    assert response.status_code == 302
-    p = Proposal.objects.get()
-    assert (p.kind, p.piece_position, p.start, p.end, p.original, p.new_layer) == ("layer", 4, 0, 9, P4, "commentary")
+    assert c.post(FORM, {**typed, "first": 81, "last": 84}).status_code == 302  # 百官有事 of piece 4
+    assert c.post(FORM, {**typed, "first": 79, "last": 87}).status_code == 302
+    assert [(p.kind, p.piece_position, p.start, p.end, p.original, p.new_layer) for p in Proposal.objects.order_by("pk")] \
+        == [("layer", 4, 2, 6, "百官有事", "commentary"), ("layer", 4, 0, 9, P4, "commentary")]

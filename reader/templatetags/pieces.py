@@ -60,7 +60,7 @@ def one_printed_note(before, piece, by_position: dict) -> bool:
 
 
 def _note(piece, section, display: Display, notes: str) -> str:
-    pid = f"s{section.position}-p{piece.position}"
+    pid = f"s{section.position}-p{piece.position}{getattr(piece, 'id_suffix', '')}"
     # the commentator and the layer's name as the display shows text (洪兴祖 in 簡體)
     who, layer = shown(getattr(piece, "commentator", ""), display), shown(piece.layer_label, display)
     label = f'<span class="visually-hidden">{escape(layer)}{f"（{escape(who)}）" if who else ""}：</span>'
@@ -100,7 +100,7 @@ def _toggle(piece, section, display: Display, notes: str) -> str:
     """A note behind its marker (旁注): a checkbox and its label, so it opens without
     JavaScript (and from the keyboard: Tab to it, Space); open from the start when a highlight
     falls in it. In 旁注 the check box is described by the page's hint (``BESIDE_HINT``)."""
-    tid = f"t-s{section.position}-p{piece.position}"
+    tid = f"t-s{section.position}-p{piece.position}{getattr(piece, 'id_suffix', '')}"
     mark = getattr(piece, "has_mark", False)
     hint = f' aria-describedby="{BESIDE_HINT}"' if notes == "beside" else ""
     return (f'<span class="note-ref{" has-mark" if mark else ""}">'
@@ -141,7 +141,8 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
     a note of a layer not shown is left out as in 白文 (its place kept for links; shown
     open behind its marker when it holds a highlight); a marker word (注, 疏, 音義) is the
     label of its layer, shown with the layer. A table cell's part of a piece after its first
-    (``reader.tables.cell_part``) has an id of its own: ``s1-p3-29``, from code point 29."""
+    (``reader.tables.cell_part``), or a part of a piece a layer correction of part of it splits
+    (``corrections.overlay``), has an id of its own: ``s1-p3-29``, from code point 29."""
     pid = f"s{section.position}-p{piece.position}{getattr(piece, 'id_suffix', '')}"
     shown = piece_layer(piece) in display.shown_layers
     if piece.is_marker:

@@ -56,7 +56,9 @@
   if (!m) return;
   var base = "/corrections/propose/" + m[1] + "/" + m[2] + "/";
   var SKIP = ".visually-hidden, .layer-tag, .source, .pb, .corr-mark, .propose-button, .section-number, input, label";
-  var PIECE = /^s(\d+)-p(\d+)$/;
+  /* a piece's element, or a part of one from code point N (s1-p3-29: a table cell's part, or a
+     part a layer correction of part of the piece splits off), whose offsets count from N */
+  var PIECE = /^s(\d+)-p(\d+)(?:-(\d+))?$/;
 
   function pieceOf(node) {
     var el = node.nodeType === 1 ? node : node.parentElement;
@@ -93,8 +95,9 @@
     var piece = pieceOf(range.startContainer);
     if (!piece || piece !== pieceOf(range.endContainer)) { button.hidden = true; return; }
     var ids = piece.id.match(PIECE);
-    var start = offsetIn(piece, range.startContainer, range.startOffset);
-    var end = offsetIn(piece, range.endContainer, range.endOffset);
+    var from = ids[3] ? parseInt(ids[3], 10) : 0;
+    var start = from + offsetIn(piece, range.startContainer, range.startOffset);
+    var end = from + offsetIn(piece, range.endContainer, range.endOffset);
     if (end <= start) { button.hidden = true; return; }
     button.href = base + "?section=" + ids[1] + "&piece=" + ids[2] + "&start=" + start + "&end=" + end;
     button.hidden = false;

@@ -255,27 +255,25 @@ def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, t
     page.locator("h1", has_text="注記").wait_for()
     assert tab.axe() == []
     tab.shot("annotation-proposed")
-    page.goto(site + S1)  # a layer correction: this note is 疏
+    page.goto(site + S1)  # a layer correction: the note's first two characters are 疏
     assert page.evaluate(SELECT, ["#s1-p5", 0, 2]) == "宰於"
     page.click(".propose-button")
     page.wait_for_url(re.compile(r"/corrections/propose/"))
     page.select_option("#id_kind", "layer")
     page.select_option("#id_new_layer", "subcommentary")
     page.fill("#id_reason", "此是疏")
+    first, last = page.input_value("#id_first"), page.input_value("#id_last")
+    page.fill("#id_last", str(int(first) - 1))  # a slip: the last character before the first
     page.click(".proposal-form button[type=submit]")
-    # two characters of the note: a layer correction changes the whole piece, and the form says
-    # so (a 400 with the piece's numbers) rather than widen the selection silently
-    error = page.locator(".errorlist li", has_text="層次校正改動整段")
+    error = page.locator(".errorlist li", has_text="在起字")
     error.wait_for()
-    whole = re.search(r"請將起字、訖字改為 (\d+)、(\d+)", error.inner_text())
-    assert whole is not None, error.inner_text()
     # where the reader lands: the error summary at the top, focused, in view without scrolling,
     # its link taking the focus to the field (the new user found the error 2,800 px down)
     summary = page.locator("#error-summary")
     assert page.evaluate("document.activeElement.id") == "error-summary"
     box, height = summary.bounding_box(), page.viewport_size["height"]
     assert box["y"] + box["height"] <= height and page.evaluate("window.scrollY") == 0, (box, height)
-    assert summary.locator("a").count() == 1 and "層次校正改動整段" in summary.inner_text()
+    assert summary.locator("a").count() == 1 and "在起字" in summary.inner_text()
     assert tab.axe() == []
     tab.shot("correction-refused")
     summary.locator("a").click()
@@ -283,10 +281,10 @@ def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, t
     assert [e for e in tab.errors if "favicon" not in e] == [
         "Failed to load resource: the server responded with a status of 400 (Bad Request)"]
     tab.errors.clear()  # the refusal above, expected
-    page.fill("#id_first", whole[1])
-    page.fill("#id_last", whole[2])
+    page.fill("#id_first", first)
+    page.fill("#id_last", last)
     page.click(".proposal-form button[type=submit]")
-    page.locator("h1", has_text="層次校正").wait_for()
+    page.locator("h1", has_text="層次校正").wait_for()  # of the two characters selected (decision 0061)
 
     editor = tabs()
     sign_in(editor.page, site, "editor2")
@@ -304,7 +302,10 @@ def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, t
     reader.page.goto(site + S1)
     heading = reader.page.locator("#s1-p4")
     assert heading.get_attribute("class") == "label corrected-heading" and heading.inner_text() == "宰戒百官有事於射者"
+    # the note read in two parts: 宰於 疏, the rest 注, each its own element
     assert "layer-subcommentary" in reader.page.locator("#s1-p5").get_attribute("class")
+    assert reader.page.locator("#s1-p5").inner_text().endswith("宰於")
+    assert "layer-commentary" in reader.page.locator("#s1-p5-2").get_attribute("class")
     assert reader.page.locator("#s1-p3 .corrected").inner_text() == "君上君"
     assert reader.page.locator("#s1-p3 .corrected + .corr-mark").count() == 1
     note = reader.page.locator(".annotation")
@@ -323,6 +324,15 @@ def test_structure_corrections_tags_links_and_the_mark_on_its_characters(site, t
     assert [c.inner_text() for c in reader.page.locator("#s1-p3 .corrected").all()] == ["君", "上君"]  # across two cells
     assert reader.axe() == []
     reader.shot("corrected-characters-vertical")
+    # a selection in the note's second part is counted from the piece's start
+    page.goto(site + S1)
+    assert page.evaluate(SELECT, ["#s1-p5-2", 0, 2]) == "天子"
+    button = page.locator(".propose-button")
+    for _ in range(50):  # the button follows the selection as the page hears of it
+        if "start=2&end=4" in (button.get_attribute("href") or ""):
+            break
+        page.wait_for_timeout(100)
+    assert "section=1&piece=5&start=2&end=4" in button.get_attribute("href")
 
 
 #: The client rects of the annotations in the text and those of every character of the text
