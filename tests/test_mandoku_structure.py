@@ -44,6 +44,23 @@ def test_a_wrapped_line_is_no_section_title():
     assert structure_faults(doc) == []
 
 
+def test_a_you_line_with_nothing_above_it_closes_nothing():
+    """A 右 line closes what its chapter printed above it (``line_loop.closes_above``). At the head of a file
+    or of a part (世説新語校語's first line 「　　右世說三十六篇…」, KR3l0002_001) it closes nothing: the text of
+    its chapter, with the lines that run on under it; after text it closes the section that text is in."""
+    raw = HEAD.format(title="某書") + (
+        "#+PROPERTY: JUAN 1\n<pb:KR9z0002_WYG_001-1a>¶\n"
+        "　　右某書三篇世所傳¶\n　　舊藏善本¶\n"
+        "某甲曰學¶\n　　右學¶\n"
+        "#+PROPERTY: JUAN 2\n　　右乙篇¶\n乙曰思¶\n")
+    doc = parse_mandoku(raw, "KR9z0002_001.txt")
+    assert render_mandoku(doc) == raw
+    assert [[(s.closer, [p.text for p in s.pieces]) for s in c.sections] for c in doc.chapters] == [
+        [("右學", ["右某書三篇世所傳舊藏善本", "某甲曰學"])],
+        [(None, ["右乙篇", "乙曰思"])]]
+    assert structure_faults(doc) == []
+
+
 def test_a_heading_is_a_label_counted_once():
     """讀禮通考 卷三十二: the heading 冠 names its section and is not main text as well."""
     doc = parse(KANRIPO / "KR1d0051" / "KR1d0051_032.txt")

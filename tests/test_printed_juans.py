@@ -50,18 +50,22 @@ def test_a_file_is_labelled_by_the_juans_its_file_lines_name():
 def test_the_collation_notes_before_the_first_juan_are_the_editors_and_no_chapters():
     """KR3l0002_001 opens with 世説新語校語 (孫毓修's collation of the 袁本 with a 宋本, with the 宋本's
     postfaces), which prints the 篇 names its notes are on: one chapter 〈校語〉 of the editors'
-    layer, its 篇 names section titles, and the juan's own chapters after it in the book's order."""
+    layer, its 篇 names section titles, and the juan's own chapters after it in the book's order. Its first
+    line, 董弅's 題 on the book 「　　右世說三十六篇世所傳釐爲十卷…」, opens the chapter: nothing above it to
+    close, it is the chapter's text, not a 右 closer titling an empty section."""
     doc = parsed(SHISHUO / "KR3l0002_001.txt")
     assert [c.title for c in doc.chapters] == ["校語", "德行第一", "言語第二", "政事第三", "文學第四"]
     notes = doc.chapters[0]
-    assert [s.title for s in notes.sections][2:6] == ["德行第一", "言語第二", "政事第三", "文學第四"]
-    assert len(notes.sections) == 36 and notes.sections[-1].title == "仇隟第三十六"
+    assert [s.title for s in notes.sections][:5] == ["", "德行第一", "言語第二", "政事第三", "文學第四"]
+    assert len(notes.sections) == 35 and notes.sections[-1].title == "仇隟第三十六"
+    assert notes.sections[0].closer is None and notes.sections[0].pieces[0].text.startswith(
+        "右世說三十六篇世所傳釐爲十卷或作四十五篇而末卷但重出前九卷中所載")
     layers = {}
     for s in notes.sections:
         for p in s.pieces + s.records:
             key = (p.kind, p.layer, p.layer_name, p.commentator)
             layers[key] = layers.get(key, 0) + len(p.text)
-    assert layers == {("text", EDITORIAL, "校語", ""): 5685, ("note", EDITORIAL, "校語", ""): 2756,
+    assert layers == {("text", EDITORIAL, "校語", ""): 5685 + len("右世說三十六篇世所傳釐爲十卷或作四十"), ("note", EDITORIAL, "校語", ""): 2756,
                       ("label", EDITORIAL, "校語", ""): 195}
     # the book's own text is 劉義慶's, its notes 劉孝標's, as before
     first = doc.chapters[1].sections[0].pieces

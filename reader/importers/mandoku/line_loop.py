@@ -59,6 +59,18 @@ def _cont(c, indent: int, mode: str):
     return (c[0], c[1], indent, mode, c[2] if c[0] == "open" else None)
 
 
+def closes_above(units: list[Unit]) -> bool:
+    """Whether a closer read after ``units`` has something of its chapter above it to close: a
+    paragraph or a closer since the last heading, part or juan head (``late_titles``); False at the
+    head of the file or of a chapter."""
+    for u in reversed(units):
+        if u.kind in ("para", "closer"):
+            return True
+        if u.kind in ("heading", "part", "break"):
+            return False
+    return False
+
+
 class LineLoop:
     """The body of one file read line by line into units (``scan_body``), with the file's path,
     header and document; ``parser._Parser`` adds the steps after it."""
@@ -291,8 +303,11 @@ class LineLoop:
             # A closer is indented, and indented differently from the line before it: a 右
             # line in a block of text at its own indentation is that text wrapping.
             # (not a line of a contents list: 後漢書 目録's ``右司𨽻`` closes a group of its entries)
+            # A 右 line closes what its chapter printed above it: at the head of a file, a part or a
+            # chapter, with nothing above it to close, it is text of its chapter (世説新語校語's first
+            # line 「　　右世說三十六篇世所傳釐爲十卷…」, 董弅's 題 on the book, KR3l0002_001).
             if indent and not self.header.tls and indent != line_indent and i not in entries and (
-                    stripped.startswith("右") or (ji_mode and stripped.startswith("記"))):
+                    stripped.startswith("右") or (ji_mode and stripped.startswith("記"))) and closes_above(units):
                 closer_m = CLOSER.match(stripped)
                 is_closer = bool(closer_m) and (stripped.startswith("右") or bool(JI_CLOSER.fullmatch(stripped)))
             line_indent = indent
