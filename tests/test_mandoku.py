@@ -513,6 +513,28 @@ def test_other_malformed_notes_are_kept_as_text():
     assert (title_only.juan_label, title_only.chapters, title_only.warnings) == ("卷十", [], [])
 
 
+@pytest.mark.parametrize("empty", ["#+PROPERTY: JUAN\n", "#+PROPERTY: JUAN  \n"])
+def test_an_empty_juan_property_leaves_the_label_to_the_title_line(empty):
+    """``#+PROPERTY: JUAN`` with no value made the next line, the page marker, the juan's label
+    (``\\s+`` of the header pattern took the line end): the label is the title line's, as when
+    the property is absent, with a warning naming file, line and column."""
+    raw = J10.read_text(encoding="utf-8")
+    assert "#+PROPERTY: JUAN 卷十\n" in raw
+    doc = kept(raw.replace("#+PROPERTY: JUAN 卷十\n", empty, 1))
+    absent = parse_mandoku(raw.replace("#+PROPERTY: JUAN 卷十\n", "", 1), "KR1d0086_012.txt")
+    assert (doc.juan_label, doc.juan_number, doc.juan_parts) == ("卷十", 10, [])
+    assert (absent.juan_label, absent.juan_number) == ("卷十", 10)
+    assert doc.warnings == ["KR1d0086_012.txt:6:17: #+PROPERTY: JUAN has no value; the juan's label is taken "
+                            "from its title line, as when the property is absent"]
+    assert [p.text for p in doc.all_pieces()] == [p.text for p in absent.all_pieces()]
+
+
+def test_an_empty_title_in_a_readme_is_no_title():
+    """``#+TITLE:`` with no value took the next line of the Readme as the work's title."""
+    title, table = parse_readme("#+TITLE:\n* [[file:KR1d0086_012.txt::012-1a][禮書綱目 卷十]]\n")
+    assert (title, table) == ("", {"KR1d0086_012.txt": [("012-1a", "禮書綱目 卷十")]})
+
+
 def test_a_doubled_note_bracket_keeps_the_inner_pair_as_text():
     """``((…))`` in a real juan: the outer pair is the note, the inner ( and ) are characters
     of it, each with a warning naming file, line and column; the juan imports whole."""

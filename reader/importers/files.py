@@ -178,7 +178,7 @@ TRUST_CHOICES = ("id", "folder")
 
 def _id_position(text: str) -> tuple[int, int]:
     """(line, column) of the value of ``#+PROPERTY: ID`` in ``text``, else (1, 1)."""
-    match = re.search(r"^#\+PROPERTY:\s+ID\s+", text, re.M)
+    match = re.search(r"^#\+PROPERTY:[ \t]+ID[ \t]+", text, re.M)
     if not match:
         return 1, 1
     return text.count("\n", 0, match.start()) + 1, match.end() - match.start() + 1
@@ -231,7 +231,7 @@ def _check_juan_number(doc: JuanDocument, text: str, path: Path) -> None:
     else:
         return
     line, column = 1, 1
-    m = re.search(rf"^#\+PROPERTY:\s+JUAN\s+0*{number}\s*$", text, re.M)
+    m = re.search(rf"^#\+PROPERTY:[ \t]+JUAN[ \t]+0*{number}[ \t\r]*$", text, re.M)
     if m:
         line = text.count("\n", 0, m.start()) + 1
         column = m.group(0).index(str(number)[0], len("#+PROPERTY: JUAN")) + 1

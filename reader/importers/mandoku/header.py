@@ -31,6 +31,9 @@ from .volume_labels import VOLUME_LABEL
 
 ORG_HEADING = re.compile(r"^(\*+)\s+(?:(?P<num>\d+)\s+)?(?P<title>.*?)\s*$")
 PROPERTY = re.compile(r"^#\+(?P<key>[A-Z_]+):\s*(?:(?P<prop>[A-Z_]+)\s+)?(?P<value>.*?)\s*$")
+#: A ``#+PROPERTY: JUAN`` line of a file's header and its value (group 1, "" when the line gives
+#: none). The spaces are ``[ \t]``: ``\s`` would take the line end and read the next line as the value.
+JUAN_PROPERTY = re.compile(r"^#\+PROPERTY:[ \t]+JUAN(?:[ \t]+(.*?))?[ \t]*\r?$", re.M)
 JUAN_LABEL = re.compile(rf"^(?:卷|巻)(?:第|之)?(?P<num>[{NUMERAL_CHARS}]+)(?P<part>[上中下])?$")
 COLLECTION = re.compile(r"^[\u3000]*(?:欽定四庫全書|钦定四库全书)")
 #: The 正統道藏 numbers its volumes (帙) by the characters of the 千字文 and ends a juan's title
@@ -186,7 +189,7 @@ def parse_readme(readme: str) -> tuple[str, dict[str, list[tuple[str, str]]]]:
     without the `` / EDITION`` suffix) is taken off the front of each title.
     """
     work = ""
-    m = re.search(r"^#\+TITLE:\s*(.*?)\s*$", readme, re.M)
+    m = re.search(r"^#\+TITLE:[ \t]*(.*?)\s*$", readme, re.M)
     if m:
         work = m.group(1).split(" / ")[0].strip()
     table: dict[str, list[tuple[str, str]]] = {}
@@ -642,7 +645,15 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
     sequence = int(m.group(1)) if m else None
     doc.file_sequence = sequence
 
-    parts = [m.group(1).strip() for m in re.finditer(r"^#\+PROPERTY:\s+JUAN\s+(.*)$", text, re.M)]
+    # (header values end at their line's end: ``[ \t]``, not ``\s``, which would read the next
+    # line, a page marker, as the value of an empty ``#+PROPERTY: JUAN``)
+    parts = [(m.group(1) or "").strip() for m in JUAN_PROPERTY.finditer(text)]
+    for m in JUAN_PROPERTY.finditer(text):
+        if not (m.group(1) or "").strip():
+            line = text.count("\n", 0, m.start()) + 1
+            column = m.group(0).index("JUAN") + len("JUAN") + 1
+            doc.warnings.append(f"{path}:{line}:{column}: #+PROPERTY: JUAN has no value; "
+                                "the juan's label is taken from its title line, as when the property is absent")
     parts = [part_name(v) for v in parts if v and not v.isdigit()]  # [進表]: 進表, as the Readme writes it
     doc.juan_parts = list(dict.fromkeys(parts))
     readme_labels: list[str] = []
