@@ -411,9 +411,13 @@ def _restore_decisions(entry: dict, juan) -> None:
         edition.save()
 
 
-def import_library(folder: str | Path, index: bool = True, batches: IndexBatches | None = None) -> Restored:
+def import_library(folder: str | Path, index: bool = True, batches: IndexBatches | None = None,
+                   replace_stored: bool = False) -> Restored:
     """Import an exported library (see the module docstring). Every file is checked first
-    (``read_manifest``, ``_read_entry``); then each is one atomic import. With ``index`` the
+    (``read_manifest``, ``_read_entry``); then, into a database that already holds juans, nothing is
+    imported unless ``replace_stored`` (``import_library --replace``) says to import over them: each
+    juan of the backup then replaces the stored juan of its edition and number, and the others stay
+    (``LibraryError`` naming how many are stored). Then each file is one atomic import. With ``index`` the
     search index is told through ``reader.signals`` in batches (``batches``, or an
     ``IndexBatches`` of the index's size): each time the files stored hold a batch, and at the
     end. Raises ``LibraryError`` or ``TextFormatError`` before importing anything if the folder
@@ -432,6 +436,13 @@ def import_library(folder: str | Path, index: bool = True, batches: IndexBatches
     book_juans = _book_juans(manifest)
     for entry in manifest["files"]:  # every file read and checked before anything is stored
         _read_entry(folder, entry, read, book_juans)
+    stored = Juan.objects.count()
+    if stored and not replace_stored:  # a restore goes into an empty database (docs/importing.md)
+        works = Work.objects.count()
+        raise LibraryError(f"{folder}: the database already holds {stored:,} juans of {works:,} works; a backup is "
+                           f"restored into an empty database, so nothing was imported. To import it over them, run "
+                           f"import_library --replace: each juan of the backup replaces the stored juan of its "
+                           f"edition and number, and the others stay")
     if index and batches is None:
         batches = IndexBatches(sender=import_library, batch_chars=index_batch_chars())
     restored = Restored()

@@ -132,6 +132,29 @@ def test_commands(library, tmp_path, capsys):
     assert Juan.objects.count() == 5
 
 
+def test_a_restore_into_a_database_that_holds_juans_is_refused_unless_asked(library, tmp_path, capsys):
+    """``import_library DIR`` into a database that held 214 juans replaced them without a word,
+    where the docs say "into an empty, migrated database": it is refused, naming what is stored
+    and ``--replace``; with ``--replace`` each juan of the backup replaces its stored one and a
+    juan the backup does not hold stays."""
+    export_library(tmp_path / "backup")
+    capsys.readouterr()
+    call_command("import_texts", str(SEED), "--work", "別名", "--juan", "11", stdout=io.StringIO())
+    before = snapshot()
+    assert len(before) == 6
+    with pytest.raises(CommandError) as info:
+        call_command("import_library", str(tmp_path / "backup"))
+    assert str(info.value) == (
+        f"{tmp_path / 'backup'}: the database already holds 6 juans of 3 works; a backup is restored into an empty "
+        f"database, so nothing was imported. To import it over them, run import_library --replace: each juan of the "
+        f"backup replaces the stored juan of its edition and number, and the others stay")
+    assert snapshot() == before
+    call_command("import_library", str(tmp_path / "backup"), "--replace")
+    assert capsys.readouterr().out == (f"imported 2 works, 5 juans from {tmp_path / 'backup'} "
+                                       f"(5 replaced a juan already stored)\n")
+    assert snapshot() == before  # the same juans again, and 別名 卷十一, which the backup does not hold
+
+
 def test_a_manifest_reads_only_files_inside_its_folder(library, tmp_path):
     """``import_library`` took the manifest's paths as they were, so a
     backup folder could name an absolute path, ``../`` or a link to a file elsewhere

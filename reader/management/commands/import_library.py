@@ -1,6 +1,7 @@
 """``manage.py import_library DIR``: restore a library written by ``export_library`` (thin over
 ``reader.library``). Nothing is imported unless every file matches the manifest and is the
-juan its entry names; the index is told through ``reader.signals`` (``search`` listens), and a
+juan its entry names, and nothing into a database that already holds juans unless ``--replace``
+says so; the index is told through ``reader.signals`` (``search`` listens), and a
 failure half-way or an index that cannot follow ends the command non-zero, saying what was
 stored and what to run."""
 from django.core.management.base import BaseCommand, CommandError
@@ -18,11 +19,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("folder", metavar="DIR")
+        parser.add_argument("--replace", action="store_true",
+                            help="import into a database that already holds juans: each juan of the backup replaces "
+                                 "the stored juan of its edition and number (without it such a database is refused)")
 
     def handle(self, *args, **opts):
         batches = IndexBatches(sender=self.__class__, batch_chars=index_batch_chars())
         try:
-            restored = import_library(opts["folder"], batches=batches)
+            restored = import_library(opts["folder"], batches=batches, replace_stored=opts["replace"])
         except (LibraryError, TextFormatError) as exc:
             raise CommandError(str(exc)) from None
         except (OperationalError, ProgrammingError, InternalError) as exc:
