@@ -45,7 +45,10 @@ whose manifest is signed (``SEARCH_INDEX_SIGNING_KEY`` set on both sides).
 ``publish`` holds the local writer lock while it copies, so no write lands half-copied;
 ``pull`` holds the local writer lock while it copies and swaps. Readers keep using the old
 generation until the swap, and the previous one is kept for readers that resolved the
-link just before it. Older published generations are removed (the two newest are kept).
+link just before it. Older generations this server published there are removed (it keeps the
+new one and the one it published before); ``publish`` removes only the generations its record
+(``PUBLISHED``) lists as its own, never another folder of the shared folder, and refuses to
+publish into its own index folder (``SEARCH_INDEX_DIR``).
 """
 from __future__ import annotations
 
@@ -74,7 +77,9 @@ MAX_MANIFEST_BYTES = 64 * 2**20
 PULLED = "pulled.json"
 #: The local record of the generation a server published last (in its index folder): ``{"shared":
 #: the shared folder's real path, "generation", "files": {rel: [sha256, size, inode, device, size,
-#: mtime in ns]}}``, the identity of each file's copy in the shared folder (``_identity``).
+#: mtime in ns]}, "generations": [names]}``, the identity of each file's copy in the shared folder
+#: (``_identity``) and the generations this server published there and has not removed, oldest
+#: first: the only ones ``publish`` removes (``_own_generations``).
 PUBLISHED = "published.json"
 #: Engines whose index files are read with ``pickle`` (by the library): pulled only when signed.
 NEEDS_SIGNATURE = ("search.backends.whoosh.WhooshBackend",)
@@ -129,6 +134,33 @@ def _reusable(store, shared: Path) -> dict[str, tuple]:
         return {rel: (folder / rel, sha, size, tuple(identity)) for rel, (sha, size, *identity) in files.items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
+
+
+def _record(store) -> dict:
+    """This server's publication record (``PUBLISHED``); {} when it has none or it is damaged."""
+    try:
+        record = json.loads((store.path / PUBLISHED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _own_generations(record: dict, shared: Path) -> list[str]:
+    """The generations the record (``_record``) says this server published to ``shared`` and has
+    not removed, oldest first (a record written before it kept the list: its ``generation``); []
+    when it published elsewhere. Only names this project writes (``GENERATION_NAME``)."""
+    if record.get("shared") != str(shared.resolve()):
+        return []
+    names = record.get("generations")
+    if not isinstance(names, list):
+        names = [record.get("generation")]
+    return [n for n in dict.fromkeys(names) if isinstance(n, str) and GENERATION_NAME.fullmatch(n)]
+
+
+def _write_record(store, record: dict) -> None:
+    tmp = store.path / f".{PUBLISHED}-{uuid.uuid4().hex[:8]}"
+    tmp.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(tmp, store.path / PUBLISHED)
 
 
 def _identity(path: Path) -> tuple[int, int, int, int]:
@@ -187,12 +219,12 @@ def _write_publication(store, source: Path, shared: Path, name: str, files: dict
     except BaseException:
         shutil.rmtree(part, ignore_errors=True)
         raise
+    own = _own_generations(_record(store), shared)
     record = {"shared": str(shared.resolve()), "generation": name,
               "files": {rel: [info["sha256"], info["size"], *_identity(shared / name / rel)]
-                        for rel, info in files.items()}}
-    tmp = store.path / f".{PUBLISHED}-{uuid.uuid4().hex[:8]}"
-    tmp.write_text(json.dumps(record), encoding="utf-8")
-    os.replace(tmp, store.path / PUBLISHED)
+                        for rel, info in files.items()},
+              "generations": [*(n for n in own if n != name), name]}
+    _write_record(store, record)
     return Publication(name, linked, linked_bytes, copied, copied_bytes)
 
 
@@ -225,6 +257,12 @@ def publish_generation(backend, shared: Path) -> Publication:
     ``ShippingError`` if there is no index."""
     store = _store(backend)
     shared = Path(shared)
+    own_index = Path(os.path.realpath(store.path))
+    target = Path(os.path.realpath(shared))
+    if target == own_index or own_index in target.parents:
+        raise ShippingError(f"{shared} is this server's own index folder (SEARCH_INDEX_DIR {store.path}) or inside "
+                            f"it; publish to a shared folder of its own (docs/production.md, \"Several app servers\"); "
+                            f"nothing was published")
     shared.mkdir(parents=True, exist_ok=True)
     with store._writer_lock():
         if not store.current_link.exists():
@@ -255,14 +293,17 @@ def publish_generation(backend, shared: Path) -> Publication:
         tmp.write_text(json.dumps(manifest), encoding="utf-8")
         os.replace(tmp, shared / "manifest.json")
         _point(shared, name)
-    # lstat: a link or anything else put there by another writer of the shared folder is
-    # sorted by its own time (a dangling link failed the publish after it was done), and
-    # rmtree removes only real folders (a link is left, never followed).
-    keep = {name, *sorted((p.name for p in shared.glob("gen-*") if p.name != name and ".part-" not in p.name),
-                          key=lambda n: (shared / n).lstat().st_mtime)[-1:]}
-    for old in shared.glob("gen-*"):
-        if old.name not in keep and ".part-" not in old.name:
-            shutil.rmtree(old, ignore_errors=True)
+        # Only the generations this server published there (its record) are removed, all but
+        # the new one and the one before it (kept for a server that resolved ``current`` just
+        # before the swap): a folder someone else put in the shared folder is not this
+        # command's to remove. rmtree removes only real folders (a link is left, never followed).
+        record = _record(store)
+        own = [n for n in _own_generations(record, shared) if n != name]
+        for old in own[:-1]:
+            if not (shared / old).is_symlink():
+                shutil.rmtree(shared / old, ignore_errors=True)
+        if record.get("shared") == str(shared.resolve()):
+            _write_record(store, {**record, "generations": [*own[-1:], name]})
     return done
 
 

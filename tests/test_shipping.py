@@ -129,6 +129,52 @@ def test_a_new_publication_replaces_the_old_one(settings, tmp_path, seed_juan):
     assert b.document_count() == 424 and b.search(SearchQuery("鵠")).count == 21
 
 
+def test_a_publication_removes_only_generations_this_server_published_there(seeded_servers, tmp_path):
+    """``publish`` removed every ``gen-*`` of the shared folder but the newest two, folders it never
+    wrote included: it removes only those its record (``published.json``) lists as its own, all but
+    the new one and the one before it."""
+    from search.shipping import PUBLISHED, publish
+
+    a, _, docs, shared = seeded_servers
+    shared.mkdir()
+    foreign = shared / "gen-20200101T000000-0badf00d"  # another server's, or an operator's copy
+    foreign.mkdir()
+    (foreign / "MANIFEST.json").write_text("{}", encoding="utf-8")
+    names = []
+    for n in range(3):
+        a.replace_juans([], as_juan(900 + n, docs[:5]))
+        names.append(publish(a, shared))
+    assert len(set(names)) == 3
+    assert sorted(p.name for p in shared.glob("gen-*")) == sorted([foreign.name, names[1], names[2]])
+    assert (foreign / "MANIFEST.json").read_text(encoding="utf-8") == "{}"
+    record = json.loads((tmp_path / "a" / PUBLISHED).read_text(encoding="utf-8"))
+    assert (record["generation"], record["generations"]) == (names[2], names[1:])
+    # a record written before the list: its one generation is its own; the rest are left alone
+    (tmp_path / "a" / PUBLISHED).write_text(json.dumps({k: v for k, v in record.items() if k != "generations"}),
+                                            encoding="utf-8")
+    a.replace_juans([], as_juan(910, docs[:5]))
+    last = publish(a, shared)
+    assert sorted(p.name for p in shared.glob("gen-*")) == sorted([foreign.name, names[1], names[2], last])
+    a.replace_juans([], as_juan(911, docs[:5]))
+    newest = publish(a, shared)
+    assert sorted(p.name for p in shared.glob("gen-*")) == sorted([foreign.name, names[1], last, newest])
+
+
+@pytest.mark.parametrize("inside", ["", "shared"])
+def test_a_server_s_own_index_folder_is_no_shared_folder(settings, tmp_path, seed_juan, inside):
+    """``publish_index`` took the server's own ``SEARCH_INDEX_DIR`` as DIR: its manifest.json and
+    ``current`` were written over and its generations pruned. Refused, nothing written."""
+    publishing_server(settings, tmp_path, seed_juan)
+    before = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "a").rglob("*"))
+    target = tmp_path / "a" / inside if inside else tmp_path / "a"
+    with pytest.raises(CommandError) as info:
+        call_command("publish_index", str(target))
+    assert str(info.value) == (f"{target} is this server's own index folder (SEARCH_INDEX_DIR {tmp_path / 'a'}) or "
+                               f"inside it; publish to a shared folder of its own (docs/production.md, \"Several app "
+                               f"servers\"); nothing was published")
+    assert sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "a").rglob("*")) == before
+
+
 def test_a_pull_links_what_the_server_holds_and_copies_only_the_new_segment(seeded_servers, tmp_path):
     """After a small write (a new segment beside the base), the pulled generation's unchanged
     files are links to this server's own (checked when they were pulled); only the new
