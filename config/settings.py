@@ -7,6 +7,7 @@ Environment:
     DATABASE_URL          default sqlite:///var/db.sqlite3
     SEARCH_INDEX_DIR      default var/index
     SEARCH_BACKEND        positional (default) or whoosh: the search engine
+    IMPORT_MAX_FILE_MB    default 8: the largest source file an import reads (docs/importing.md)
     SEARCH_INDEX_SIGNING_KEY  optional: signs each index generation's manifest (HMAC-SHA256);
                           pull_index then takes only generations signed with it (docs/production.md)
 """
@@ -98,6 +99,9 @@ CORRECTIONS_ADDRESS_RATE = env("CORRECTIONS_ADDRESS_RATE", default="60/hour")
 # Private notes and bookmarks one account may keep, together (corrections.workflow.propose): a
 # reader marking ten passages of every juan he reads, 500 juans, within it.
 READER_NOTES_MAX = env.int("READER_NOTES_MAX", default=5000)
+# The largest source file an import reads (reader.importers.files.max_file_bytes): the parser holds
+# about 70 times a file's size in memory; the largest Kanripo file of the shared corpus is 1.39 MB.
+IMPORT_MAX_FILE_BYTES = int(env.float("IMPORT_MAX_FILE_MB", default=8) * 2**20)
 # The groups whose signed-in members the anonymous budgets (searches, heavy requests) do not
 # count, besides staff (config.clients.unlimited): the editors (corrections/roles.py).
 UNLIMITED_GROUPS = ["editor"]

@@ -1,5 +1,6 @@
 """Damaged and tricky input found by trying to break the importer (each once a real failure)."""
 import fcntl
+import io
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -350,3 +351,39 @@ def test_a_closer_line_too_long_for_a_section_title_is_kept_as_text(empty_db, tm
     assert [p.text for p in section.pieces.order_by("position") if p.kind == "text"] == ["射人戒", "宰戒", closer]
     assert render_source(result.juan) == text
     assert SECTION_TITLE_CHARS == Section._meta.get_field("title").max_length
+
+
+@pytest.mark.django_db
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(empty_db, tmp_path, settings):
+    """A 200 MB Kanripo juan was neither imported nor refused: the parser's memory grew to 60–70
+    times the file's size. A file over ``IMPORT_MAX_FILE_BYTES`` is refused naming the file, its
+    size and the setting; one at the limit imports; in a folder, nothing of it is imported."""
+    size = SEED.stat().st_size
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    write(folder, "a.txt", SMALL)
+    big = write(folder, "b.txt", SEED.read_bytes())
+    settings.IMPORT_MAX_FILE_BYTES = size - 1
+    with pytest.raises(TextFormatError) as info:
+        import_file(big)
+    assert str(info.value) == (
+        f"{big}:1:1: the file is {size:,} bytes, over the {size - 1:,} bytes ({(size - 1) / 2**20:g} MB) an import "
+        f"reads (the setting IMPORT_MAX_FILE_MB, docs/importing.md); the largest Kanripo juan is under 1.4 MB: a file "
+        f"this large is not one juan")
+    assert Juan.objects.count() == 0
+    with pytest.raises(CommandError, match="^1 of 2 files rejected; nothing was stored from them$"):
+        call_command("import_texts", str(folder), stdout=io.StringIO(), stderr=(err := io.StringIO()))
+    assert err.getvalue() == f"rejected {info.value}\n"
+    assert [j.label for j in Juan.objects.all()] == ["卷三"]  # the other file of the folder
+    settings.IMPORT_MAX_FILE_BYTES = size
+    assert import_file(big).juan.label == "卷十"
+
+
+def test_the_size_limit_is_eight_megabytes_by_default(settings):
+    """The default is the setting's (``IMPORT_MAX_FILE_MB``, 8): well above the largest file of the
+    shared corpus (1.39 MB)."""
+    from reader.importers.files import DEFAULT_MAX_FILE_BYTES, max_file_bytes
+
+    assert settings.IMPORT_MAX_FILE_BYTES == DEFAULT_MAX_FILE_BYTES == 8 * 2**20 == max_file_bytes()
+    del settings.IMPORT_MAX_FILE_BYTES
+    assert max_file_bytes() == 8 * 2**20

@@ -11,6 +11,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+from django.conf import settings
+
 from reader.models import Work
 from reader.slugs import slug_problem
 
@@ -25,6 +27,40 @@ from .source import bidi_control_warnings, damaged_entity_warnings, decode_bytes
 #: The control characters a Kanripo file may hold: U+0001, which Kanripo's SBCK transcriptions
 #: write for a few unreadable characters (kept as text; one unit of search).
 KANRIPO_CONTROLS = "\x01"
+#: The largest source file an import reads, in bytes, unless the settings give another
+#: (``IMPORT_MAX_FILE_BYTES``, from the environment's ``IMPORT_MAX_FILE_MB``; docs/importing.md).
+#: The parser holds about 70 times a file's size in memory (a 10 MB file: 704 MB), so a larger
+#: file is refused before it is read. The largest file of the shared corpus is 1.39 MB (the tls
+#: 史記's KR2a0001_500, 70 juans in one file); the largest one-juan file 0.62 MB.
+DEFAULT_MAX_FILE_BYTES = 8 * 2**20
+
+
+def max_file_bytes() -> int:
+    """The largest source file an import reads, in bytes (``DEFAULT_MAX_FILE_BYTES``)."""
+    if not settings.configured:
+        return DEFAULT_MAX_FILE_BYTES
+    return int(getattr(settings, "IMPORT_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES))
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The bytes of the file at ``path``; raises ``TextFormatError`` (at 1:1) when it cannot be
+    read, or when it is larger than ``max_file_bytes()``: refused before it is read whole (its
+    size as the file system gives it), or once that many bytes and one more are read (a file
+    that grows, or whose size the file system does not give)."""
+    limit = max_file_bytes()
+    try:
+        with path.open("rb") as fh:
+            size = path.stat().st_size
+            data = b"" if size > limit else fh.read(limit + 1)
+    except OSError as exc:
+        raise TextFormatError(str(path), 1, 1, f"cannot read file: {exc.strerror or exc}") from None
+    if size > limit or len(data) > limit:
+        size = max(size, len(data))
+        raise TextFormatError(str(path), 1, 1, f"the file is {size:,} bytes, over the {limit:,} bytes "
+                                               f"({limit / 2**20:g} MB) an import reads (the setting "
+                                               f"IMPORT_MAX_FILE_MB, docs/importing.md); the largest Kanripo juan "
+                                               f"is under 1.4 MB: a file this large is not one juan")
+    return data
 
 
 def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
@@ -32,12 +68,9 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
     """Read and parse one file (no database); ``doc.sha256`` is the digest of its bytes.
     ``trust`` (``"id"`` or ``"folder"``): which names the work when a Kanripo file's ID and
     its folder disagree (``_check_folder``). Raises ``TextFormatError`` when the file cannot
-    be taken (its ``Readme.org`` included)."""
+    be taken (its ``Readme.org`` included), or is larger than ``max_file_bytes()``."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TextFormatError(str(path), 1, 1, f"cannot read file: {exc.strerror or exc}") from None
+    data = _read_bounded(path)
     # Kanripo's SBCK transcriptions mark a few unreadable characters with U+0001: kept.
     text = decode_bytes(data, str(path), encoding, allowed_controls=KANRIPO_CONTROLS)
     if KANRIPO_CONTROLS in text and not is_mandoku(text):
