@@ -22,6 +22,7 @@ from search.documents import layers_for
 
 from .conftest import SEED
 from .test_corrections import URL, account
+from .test_laozi import HESHANG_2
 
 FORM = "/corrections/propose/禮書綱目/10/"
 P4, P5, P6 = "宰戒百官有事於射者", "宰於天子冢宰治官卿也作大事則掌以君命戒於百官", "射人戒諸公卿大夫射司士戒士射與贊者"
@@ -165,3 +166,37 @@ def test_a_boundary_moved_from_the_form_is_read_by_page_search_api_and_exports_t
     assert [classic(search_backend, q) for q in ("有事於射者", "有事宰於射人", "於射者射人")] == [1, 0, 1]
     assert json.loads(Client().get(api + "sections/1/").content) == before
     assert '<span class="text" id="s1-p4">宰戒百官有事於射者</span>' in Client().get(URL + "1/?layout=horizontal").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_heshang_gong_chapter_61s_boundary_moved_by_one_character(search_backend):
+    """河上公章句 謙德第六十一 (道藏, KR5c0065_003 §25): the 白文 reads 天下之牝。牝常以靜勝牡, and the
+    import ended the 章句 after 天下之牝 with the second 牝 (牝者陰類也柔謙和而不倡也牝), so 白文 and
+    the classic's search read 天下之牝常以靜勝牡 (test_laozi's 「牝常」 miss). A layer correction of
+    that one character gives it back to the classic."""
+    juan = import_file(HESHANG_2).juan
+    searched = ("天下之牝牝常", "牝常以靜勝牡", "不倡也牝")
+
+    def counts():
+        return [(classic(search_backend, q), search_backend.search(SearchQuery(q, layers=layers_for("commentary"))).count)
+                for q in searched]
+
+    assert counts() == [(0, 0), (1, 0), (0, 1)]
+    assert shown(juan, 25)[4:7] == [(4, "天下之牝", "classic", ""), (5, "牝者陰類也柔謙和而不倡也牝", "commentary", "章句"),
+                                    (6, "常以靜勝牡", "classic", "")]
+    p = propose(account("cl", "contributor"), juan, kind="layer", section=25, piece=5, start=12, end=13,
+                new_layer="classic", reason="白文：天下之牝。牝常以靜勝牡")
+    assert (p.original, p.before, p.after) == ("牝", "牝者陰類也柔謙和而不倡也", "")
+    accept(p, account("el", "editor"))
+    assert shown(juan, 25)[4:8] == [(4, "天下之牝", "classic", ""), (5, "牝者陰類也柔謙和而不倡也", "commentary", "章句"),
+                                    (5, "牝", "classic", ""), (6, "常以靜勝牡", "classic", "")]
+    assert counts() == [(1, 0), (1, 0), (0, 0)]
+    pieces = Client().get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/sections/25/").json()["pieces"]
+    assert pieces[5:7] == [
+        {"position": 5, "paragraph": 0, "kind": "text", "layer": "commentary", "layer_name": "章句", "commentator": "河上公",
+         "layer_basis": "reference", "text": "牝者陰類也柔謙和而不倡也", "source_tag": "", "source": "", "pages": [],
+         "piece_offset": 0},
+        {"position": 5, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "commentator": "",
+         "layer_basis": "reference", "text": "牝", "source_tag": "", "source": "", "pages": [], "piece_offset": 12}]
+    maintext = Client().get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/export/maintext/").content.decode()
+    assert "\n謙德第六十一\n大國者下流天下之交天下之牝牝常以靜勝牡以靜爲下" in maintext
