@@ -1,7 +1,7 @@
 """Headings and bylines of the commentary books (``../shared/corpus/kanripo-commentary``):
 a 篇 heading is a chapter and a byline is metadata, never searchable main text
 (docs/importing.md, "Headings and bylines")."""
-from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, TEXT
+from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, SMALLPRINT, TEXT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 
 from .conftest import SHARED
@@ -119,3 +119,26 @@ def test_the_volume_line_under_a_juans_title_is_the_juans_title_not_a_chapters_t
         assert doc.chapters[0].heading == title
         assert doc.all_pieces()[0].text.startswith(first)
         assert not any(p.kind == LABEL for p in doc.all_pieces())
+
+
+def test_a_history_juans_list_of_lives_is_its_chapter_heading():
+    """三國志 (四庫) prints no numbered 篇 title: under the juan's title line and bylines it lists the
+    lives the juan holds, small print after a name for the lives told inside his (武帝(操): the emperor's
+    personal name). The list is the juan's chapter heading (the chapter a citation names: 卷一〈武帝〉), its
+    first name the heading, its other names entries of it, its notes nobody's small print; it was §1 of
+    an untitled chapter, the juan cited 卷一 with no chapter."""
+    doc = parse("kanripo-commentary/KR2a0012/KR2a0012_001.txt")
+    chapter = doc.chapters[0]
+    assert (chapter.title, chapter.heading) == ("武帝", "武帝")
+    first = chapter.sections[0].pieces[:2]
+    assert [(p.kind, p.layer, p.layer_basis, p.commentator, p.text[:6]) for p in first] == [
+        (NOTE, SMALLPRINT, LAYOUT, "", "操"), (TEXT, "", "", "", "太祖武皇帝沛")]
+    doc = parse("kanripo-commentary/KR2a0012/KR2a0012_029.txt")
+    chapter = doc.chapters[0]
+    assert (chapter.title, chapter.heading) == ("華佗\u3000杜䕫\u3000朱建平\u3000周宣\u3000管輅", "華佗")
+    assert [(p.kind, p.text[:8]) for p in chapter.sections[0].pieces[:3]] == [
+        (NOTE, "呉普樊阿"), (LABEL, "\u3000杜䕫\u3000朱建平\u3000"), (TEXT, "華佗字元化沛國譙")]
+    # a name alone on the list's first line over the lives it lists is the group's own title
+    assert parse("kanripo-commentary/KR2a0012/KR2a0012_020.txt").chapters[0].title == "武文世王公"
+    # a juan that opens in mid-text (卷十六: no title page) keeps its untitled first chapter
+    assert parse("kanripo-commentary/KR2a0012/KR2a0012_016.txt").chapters[0].heading is None

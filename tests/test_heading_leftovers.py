@@ -126,15 +126,16 @@ def test_a_kaozheng_after_an_end_title_that_is_not_the_works_is_a_part_too():
     ``Header.book_title_line``), its two bylines are metadata, the end title 「魏志卷二」 before the 考證
     and the 考證's own 「魏志卷二考證」 are layout (as 北齊書's are), none of them a section's title or text."""
     doc = _read("kanripo-commentary/KR2a0012/KR2a0012_002.txt")
-    assert [c.title for c in doc.chapters] == ["", "卷二考證"]
+    assert [c.title for c in doc.chapters] == ["文帝", "卷二考證"]
     assert doc.header_lines[-7:] == ["　魏志卷二¶", "晉著作郎巴西中正安漢陳　壽撰¶", "¶", "¶", "宋太中大夫國子博士聞喜裴松之注¶",
                                      "¶", "¶"]
     assert doc.bylines == [{"dynasty": "晉", "place": "安漢", "name": "陳壽", "role": "撰"},
                            {"dynasty": "宋", "place": "聞喜", "name": "裴松之", "role": "注"}]
     assert doc.trailer_lines == ["　魏志卷二考證¶"]
-    # the list of the juan's lives under the bylines (``文帝(丕)``) is a section of its own: a contents entry
-    assert [s.title for c in doc.chapters for s in c.sections] == [""] * 9
-    assert [(p.kind, p.text) for p in doc.sections[0].pieces] == [(LABEL, "文帝"), (NOTE, "丕")]
+    # the list of the juan's lives under the bylines (``文帝(丕)``) is the juan's chapter heading
+    assert [s.title for c in doc.chapters for s in c.sections] == [""] * 8
+    assert doc.chapters[0].heading == "文帝"
+    assert [(p.kind, p.text[:6]) for p in doc.sections[0].pieces[:2]] == [(NOTE, "丕"), (TEXT, "文皇帝諱丕字")]
     pieces = [p for s in doc.chapters[1].sections for p in s.pieces]
     assert [(p.kind, p.text) for p in pieces[:3]] == [(TEXT, "文帝"), (NOTE, "丕"), (TEXT, "生於譙注建安十五年為司徒趙溫所辟○臣浩按後漢書獻帝紀及溫本傳俱作十三年")]
     assert len(pieces) == 30 and {(p.effective_layer, p.layer_name) for p in pieces} == {(EDITORIAL, "考證")}

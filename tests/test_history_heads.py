@@ -108,15 +108,16 @@ def test_a_histories_byline_is_metadata_never_a_heading_or_text():
 
 
 def test_a_histories_list_of_the_lives_a_juan_holds_is_its_contents():
-    """Under its byline (and its 篇 heading) a history's juan lists the lives it holds, names set
-    apart by U+3000, the people whose lives go with theirs in small print, each printed line of the
-    list set apart by a blank line: a contents entry (titles, a section of its own), its small print
-    the list's, never the text nor a commentator's note."""
+    """Under its byline (and its division) a history's juan lists the lives it holds, names set
+    apart by U+3000, the people whose lives go with theirs in small print: the juan's chapter heading
+    (``head_lists``), titled by the names, its division the category, its small print the list's, never
+    the text nor a commentator's note; the list's entries open the section of the text under it."""
     song = _doc(SONGSHI)
-    assert [(s.title, [(p.kind, p.effective_layer, p.text) for p in s.pieces]) for s in song.sections[:2]] == [
-        ("列傳", [(LABEL, CLASSIC, "列傳")]),
-        ("", [(LABEL, CLASSIC, "王安石"), (NOTE, SMALLPRINT, "子雱唐埛附"), (LABEL, CLASSIC, "　王安禮")])]
-    assert song.sections[2].pieces[0].text.startswith("王安石字介甫")
+    chapter = song.chapters[0]
+    assert (chapter.title, chapter.category, chapter.heading) == ("王安石\u3000王安禮", "列傳", "列傳")
+    assert [(s.title, [(p.kind, p.effective_layer, p.text[:6]) for p in s.pieces]) for s in song.sections] == [
+        ("", [(LABEL, CLASSIC, "王安石"), (NOTE, SMALLPRINT, "子雱唐埛附"), (LABEL, CLASSIC, "　王安禮"),
+              (TEXT, CLASSIC, "王安石字介甫")])]
 
 
 def _read(path: Path):
@@ -129,24 +130,29 @@ def test_sanguozhi_reads_its_lists_of_lives_alike_in_every_juan():
     ``呂布　張邈(陳登)　臧洪(陳容)``) the list was the classic and its small print 裴松之's notes; without
     it a chapter heading (``劉馥`` the title, ``司馬朗　梁習　張既　温恢`` the category), and 卷五's first
     two lines two chapters, the first empty. All 28 juans that print a list (卷十六 opens mid-text, the
-    序 juan has none) store it alike: the juan's contents, a section of its own; no chapter is empty."""
+    序 juan has none) store it alike: the juan's chapter heading, titled by the names it lists (the
+    chapter a citation names: 卷一〈武帝〉), its first name the heading, the others its entries opening
+    the first section, its small print nobody's; no chapter is empty, none untitled."""
     folder = CORPUS / "kanripo-commentary" / "KR2a0012"
     lists = {}
     for path in sorted(folder.glob("KR2a0012_0*.txt")):
         doc = _read(path)
         assert [c.title for c in doc.chapters if not c.sections] == [], path.name
-        first = doc.sections[0].pieces
-        if {p.kind for p in first} <= {LABEL, NOTE} and first[0].kind == LABEL:
+        chapter = doc.chapters[0]
+        if chapter.heading:
+            pieces = doc.sections[0].pieces
+            first = pieces[:next(k for k, p in enumerate(pieces) if p.kind == TEXT)]  # the list's entries
+            assert {p.kind for p in first} <= {LABEL, NOTE}, path.name
             assert {p.effective_layer for p in first if p.kind == NOTE} <= {SMALLPRINT}, path.name
-            assert doc.sections[1].pieces[0].kind == TEXT, path.name
-            lists[path.name[-7:-4]] = [p.text for p in first if p.kind == LABEL]
+            lists[path.name[-7:-4]] = (chapter.title, chapter.heading)
     assert sorted(lists) == [f"{n:03d}" for n in range(1, 31) if n != 16]
-    assert lists["001"] == ["武帝"]
-    assert lists["005"] == ["武宣卞皇后　　　文昭甄皇后", "文德郭皇后　　　明悼毛皇后", "明元郭皇后"]
-    assert lists["015"] == ["劉馥　司馬朗　梁習　張既　温恢", "賈逵　子充　李孚"]
+    assert lists["001"] == ("武帝", "武帝")
+    assert lists["005"] == ("武宣卞皇后　文昭甄皇后　文德郭皇后　明悼毛皇后　明元郭皇后", "武宣卞皇后　　　文昭甄皇后")
+    assert lists["015"] == ("劉馥　司馬朗　梁習　張既　温恢　賈逵　子充　李孚", "劉馥　司馬朗　梁習　張既　温恢")
     wei5 = _read(folder / "KR2a0012_005.txt")
-    assert [c.title for c in wei5.chapters] == ["", "卷五考證"]
-    assert wei5.sections[1].pieces[0].text.startswith("易稱男正位乎外女正位乎内")
+    assert [c.title for c in wei5.chapters] == ["武宣卞皇后　文昭甄皇后　文德郭皇后　明悼毛皇后　明元郭皇后", "卷五考證"]
+    assert [(p.kind, p.text[:12]) for p in wei5.sections[0].pieces[:3]] == [
+        (LABEL, "文德郭皇后　　　明悼毛皇"), (LABEL, "明元郭皇后"), (TEXT, "易稱男正位乎外女正位乎内")]
 
 
 def test_shangshu_zhushu_prints_each_pians_title_again_at_its_head():

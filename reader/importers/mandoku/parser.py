@@ -52,6 +52,7 @@ from .prefaces import appended_writings, preface_layers
 from .anthology_titles import closing_titles, head_labels
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
+from .head_lists import head_lists
 from .indented import indented_commentary, reference_indent_layers
 from .said_blocks import said_layers, said_marker, said_units
 from .structure import BLOCK_LABEL, category_bylines, group, recurring_labels, split_tags
@@ -219,6 +220,7 @@ class _Parser(LineLoop):
         unsure = assign_commentators(doc, profile, indented)
         signed_parts(doc)  # 陸德明's 注解傳述人 in a 注疏's 卷首: his byline a label, his notes his
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
+        head_lists(doc)  # 三國志 武帝(操), 華佗(呉普樊阿)　杜䕫…: the juan's list of lives, its chapter heading
         zhi_parts(doc)  # 後漢書 律厯志第二 over 律厯中　(賈逵論厯/…): the part's name and its list, the heading's
         life_lists(doc)  # 後漢書 耿弇傳　(弟國/)　(國子秉/)…: a life's title and the lives it adds, nobody's notes
         book_note(doc, profile)  # 楚辭補注 卷一: the note under 洪興祖's byline, before any heading, is his
