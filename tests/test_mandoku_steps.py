@@ -90,6 +90,25 @@ def test_a_lost_close_is_reopened_by_the_next_line():
     assert render_mandoku(doc) == text
 
 
+@pytest.mark.parametrize("open_line", ["甲(乙/丙¶", "甲(乙/丙/¶", "甲(乙/丙）/¶", "甲(乙）丙¶"])
+def test_a_note_opened_before_the_open_one_closes_keeps_the_open_one_as_text(open_line):
+    """A line that starts with ( under a note left open (not closed with a full-width ）, see
+    above) opens a note before the open one closed: damage, as on one line. It was read as one
+    note (乙丙丁戊), the second ( lost from the text; the open ( is now text, with the warning."""
+    text = HEAD + open_line + "\n(丁/戊)己¶\n"
+    line = HEAD.count("\n") + 1
+    doc = parse_mandoku(text, "KR9z0001_001.txt")
+    assert doc.warnings[0] == (f"KR9z0001_001.txt:{line}:2: ( is not closed before the next ( at line {line + 1}, "
+                               f"column 1 (notes cannot nest): kept as text")
+    kept = open_line[:-1]  # the ( and what follows it, its / too, are text
+    assert [(p.kind, p.text) for p in doc.sections[0].pieces][-2:] == [(NOTE, "丁戊"), (TEXT, "己")]
+    assert "".join(p.text for p in doc.sections[0].pieces[:-2]).endswith(kept)
+    assert render_mandoku(doc) == text
+    one_line = parse_mandoku(HEAD + open_line[:-1] + "(丁/戊)己¶\n", "KR9z0001_001.txt")
+    assert one_line.warnings[0] == (f"KR9z0001_001.txt:{line}:2: ( is not closed before the next ( at line {line}, "
+                                    f"column {len(open_line)} (notes cannot nest): kept as text")
+
+
 @pytest.mark.parametrize("path, line", [
     ("KR1h0007/KR1h0007_002.txt", 20),  # 論語注疏: 音義( opened on line 20, closed on 22
     ("KR1h0003/KR1h0003_002.txt", 15),  # 孟子注疏

@@ -13,7 +13,9 @@ Small print is written ``(…)``, with ``/`` between its two printed columns
   孟子注疏 KR1h0003, 論語集解義疏 KR1h0006, 四書大全 KR1h0043, files of 毛詩注疏 and
   經典釋文). ``scan_line`` then returns ``("open", note)`` and the next line goes on inside
   the note; its line end, page breaks and indentation become the note's layout. A
-  next line that starts with ``(`` reopens it (the ``)`` was lost: 經典釋文 KR1g0003_024).
+  next line that starts with ``(`` opens a note before the open one closed (damaged markup,
+  below), unless the open note ends its line with a full-width ``）``, the ``)`` typed in the
+  wrong width: then it reopens it (經典釋文 KR1g0003_024 line 274).
 
 Notes do not nest: a ``(`` inside an open note, a ``)`` without ``(`` and a ``(`` never
 closed are damaged markup (``StrayMarkup``, with line and column): the parser keeps that
@@ -135,6 +137,14 @@ def full_line(lines: list[str], start: int, end: int) -> int:
     return min(full_width(lines, start, end), full_width(lines, start, end, large_only=True))
 
 
+def _closed_full_width(note) -> bool:
+    """Whether the open note ``note`` (a ``PieceBuilder``) ends, so far, in a full-width ）, with
+    no column break ``/`` after it: a note its transcriber closed with the wrong bracket."""
+    text = next((chunk for chunk in reversed(note.chunks) if chunk), "")
+    after = note.layout[-1][1] if note.layout and note.layout[-1][0] == note.n else ""
+    return text.endswith("）") and "/" not in after
+
+
 def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: str, note_kind: str,
               lead: str, term: str, cont, last, path: str, open_at: tuple[int, int] | None = None,
               literal: frozenset = frozenset()):
@@ -171,13 +181,20 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
             open_col = col0
             pos = 1
         elif kind == "open":
-            # A line that starts with ( while small print is open reopens it: the line
-            # before lost its ) (經典釋文 KR1g0003_024 line 274 closes with a full-width ）).
+            open_line, open_col = open_at or (lineno, col0)
+            # A line that starts with ( while small print is open: the ( opens a note before
+            # the open one closed, damage as on one line (the open ( is kept as text) ...
+            if s.startswith("(") and not _closed_full_width(piece):
+                raise StrayMarkup(path, open_line, open_col + 1,
+                                  f"( is not closed before the next ( at line {lineno}, column {col0 + 1} "
+                                  f"(notes cannot nest)")
+            # ... unless the open note ends its line with a full-width ）, the close bracket in the
+            # wrong width: it closed there, and the ( reopens it (經典釋文 KR1g0003_024 line 274
+            # ``於阼(才/故）¶`` over ``(反本或作/於阼階)``)
             pos = 1 if s.startswith("(") else 0
             piece.lay(lead + s[:pos])
             line_pending = ""
             note = piece
-            open_line, open_col = open_at or (lineno, col0)
         else:
             current = piece
     for m in tokens_re.finditer(s, pos):
