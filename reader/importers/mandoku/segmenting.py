@@ -47,7 +47,10 @@ them (``EARLIER``: 生而不有 | 元氣生萬物而不有 | 爲而不恃, not �
 而不有爲而不恃). The reading is then read again by how a note is written (``opening_notes``): it glosses
 the stretch before it from that stretch's first words, so a note that opens with them takes the
 characters it repeats at the seam (大直若屈 | 大直謂…, not 大直若屈大 | 直謂…), and a stretch whose
-note repeats its opening with the characters before it takes those (侯王若能守之 | 侯王若能守道…).
+note repeats its opening with the characters before it takes those (侯王若能守之 | 侯王若能守道…), and
+the characters a stretch ends with that open its note with the stretch's first words, where the
+reference does not print them all in their places, are the note's (``repeated_openings``: 木强則共 |
+木强大則枝葉共生其上, not 木强則共木强大 | 則枝葉…).
 The edition's own wording is its classic: a character read alike with the reference's in its place
 costs less than one the book lacks (``SOUND``, ``read_alike``: 與善人, the 白文 與善仁), and the reading
 is read again where the edition writes one or two of the classic's words otherwise and they were given to
@@ -335,6 +338,43 @@ def opening_notes(ed: str, flags: list[bool], classic_at: frozenset[int] = froze
                 flags[j - k:j] = [True] * k
                 j -= k
                 opened = note - k
+                break
+    return repeated_openings(ed, flags, classic_at, ref, read_at)
+
+
+def repeated_openings(ed: str, flags: list[bool], classic_at: frozenset[int] = frozenset(), ref: str = "",
+                      read_at: Sequence[int] = ()) -> list[bool]:
+    """``flags`` read again where a stretch ends with words that open the note after it: the note
+    glosses its stretch from the stretch's first words (``opening_notes``), so where the stretch's last
+    1–``GLOSS_MAX`` characters, with the note, open it with the stretch's first ``OPENING_SHARED`` or more
+    and the reference does not print every one of them in its place (``read_at``: one at least was read
+    against another character of ``ref``, or against none), they are the note's opening: 河上公 chapter 76
+    木强則共木强大 | 則枝葉共生其上 becomes 木强則共 | 木强大則枝葉共生其上, its 木 and 大 read against the
+    白文's 堅 and 居 (故堅彊居下, where the 道藏 prints 强大處下). Words of the classic the reference prints
+    in their places stay, repeated or not. A stretch keeps one character or more; ``classic_at``
+    offsets stay the classic. A new list; with no ``ref``, ``flags``."""
+    flags = list(flags)
+    if not ref:
+        return flags
+    n, j = len(flags), 0
+    while j < n:
+        if not flags[j]:
+            j += 1
+            continue
+        start = j
+        while j < n and flags[j]:
+            j += 1
+        note = j
+        while j < n and not flags[j]:
+            j += 1
+        if j == n:  # no note after the stretch, or no stretch after the note
+            break
+        for k in range(min(GLOSS_MAX, note - start - 1), 0, -1):
+            tail = range(note - k, note)
+            if all(read_at[x] and ref[read_at[x] - 1] == ed[x] for x in tail) or classic_at.intersection(tail):
+                continue
+            if len(commonprefix([ed[note - k:j], ed[start:note - k]])) >= OPENING_SHARED:
+                flags[note - k:note] = [False] * k
                 break
     return flags
 
