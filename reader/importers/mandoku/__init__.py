@@ -62,7 +62,9 @@ Structure
   (``　　右戒百官¶``), indented differently from the line before it. A line that
   merely begins with 右 because the printed text wrapped there is not indented (or, in
   an indented block such as a 記 record block or a list, indented like its neighbours)
-  and stays text. After a bare ``記`` label line, indented
+  and stays text. A 右 line with nothing of its chapter above it (the first line of a file, a
+  part or a chapter: 世説新語校語's 「　　右世說三十六篇…」) closes nothing and is text too
+  (``line_loop.closes_above``). After a bare ``記`` label line, indented
   ``記…`` lines close sections too (儀禮鄭註句讀). Text after the closer's title on the
   same line (and on following lines with the closer's indentation) is the section's
   records (RECORD / RECORD_NOTE); note source tags (``  鄉射記``) are split off as in
