@@ -8,7 +8,7 @@ from rest_framework import serializers
 from characters.gaiji import placeholders
 from characters.simplified import TRADITIONAL
 from config.budget import check
-from reader.citation import juan_citation_text, permalink, section_citation, section_heading, set_matter, set_openings
+from reader.citation import juan_citation_text, permalink, section_citation, section_heading, section_title, set_matter, set_openings
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from reader.shelving import decided_shu
@@ -324,7 +324,7 @@ def juan_structure(juan, chapters, request) -> dict:
                 "sections": [
                     {
                         "position": view.section.position,
-                        "title": view.section.title,
+                        "title": section_title(view.section),  # as corrected: a line made a heading titles it
                         "name": section_heading(view.section, cv.chapter),
                         # the section's own byline (an anthology piece's author line), as metadata
                         "byline": section_byline(view.section),

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef
 from reader.models import Juan, Section
 from reader.signals import juans_changed, juans_changing, naming_pieces, pieces_named
 
-from .models import ACCEPTED, Proposal
+from .models import ACCEPTED, BYLINE, HEADING, Proposal
 from .overlay import CORRECTING, accepted, place
 from .workflow import recheck
 
@@ -56,7 +56,9 @@ def corrected_runs(sender, rows, **kwargs) -> dict:
     """``reader.signals.pieces_named``: of ``rows`` (``reader.citation.PieceRun``, the stored pieces
     read to name their sections that ``correctable`` marked: of a juan with an accepted correction),
     those an accepted correction changes, corrected as a search row is (``JuanOverlay.row``: text,
-    layer, a heading made a label), as ``{(section id, position): run}``. One query for their
+    layer, a heading made a label, its ``structure`` saying it is a heading or a byline, so that a
+    heading opening an untitled section names it: ``reader.citation.opening_heading``), as
+    ``{(section id, position): run}``. One query for their
     sections, then two for each juan (its corrections and where they stand); sent only when a row
     is marked, so none in a library without accepted corrections."""
     sections = {pk: (juan_id, position) for pk, juan_id, position in
@@ -67,9 +69,12 @@ def corrected_runs(sender, rows, **kwargs) -> dict:
     for run in rows:
         if run.section in sections:
             juan_id, position = sections[run.section]
-            new = overlays[juan_id].row(position, run)
+            overlay = overlays[juan_id]
+            new = overlay.row(position, run)
             if new is not run:
-                out[(run.section, run.position)] = new
+                structure = overlay.structure(position, run.position)
+                out[(run.section, run.position)] = new._replace(structure=structure) if structure in (
+                    HEADING, BYLINE) else new
     return out
 
 

@@ -23,7 +23,7 @@ from config.budget import check
 from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
-from reader.citation import (citation_text, juan_citation_text, juan_file, opening_words, pager_names, permalink,
+from reader.citation import (citation_text, juan_citation_text, juan_file, opening_heading, opening_words, pager_names, permalink,
                              set_matter, set_openings)
 from reader.juans import juan_contents, juan_count
 from reader.importers.document import TEXT
@@ -267,8 +267,9 @@ def _reading(request, template, juan, chapters, context, layers=None):
             view.permalink = permalink(request, view.section)
             if view.page > 1:
                 view.permalink += f"?page={view.page}"
-            if not view.section.title and view.page == 1:  # its opening words, from the page
+            if not view.section.title and view.page == 1:  # its opening words and a heading a correction made, from the page
                 view.section.opening = opening_words(p.text for p in view.pieces() if is_classic(p))
+                view.section.made_heading = opening_heading(view.pieces())
             view.citation_text = citation_text(view.section, cv.chapter, start_page(view))
             if view.paged:
                 view.page_links = page_links(request, view, explicit)

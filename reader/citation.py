@@ -70,7 +70,8 @@ class _Kind(NamedTuple):
 
 
 class PieceRun(NamedTuple):
-    """A stored piece as ``classic_runs`` reads it (``reader.signals.pieces_named``)."""
+    """A stored piece as ``classic_runs`` reads it (``reader.signals.pieces_named``); ``structure``:
+    what a structure correction makes of it (``HEADING``, ``"byline"``), "" as stored."""
 
     section: int
     position: int
@@ -79,17 +80,53 @@ class PieceRun(NamedTuple):
     layer: str
     layer_name: str
     commentator: str
+    structure: str = ""
+
+
+#: What a piece's ``structure`` says of a line a structure correction made a heading (the overlay
+#: gives a displayed piece, and ``pieces_named`` a ``PieceRun``, this value: ``corrections.models.HEADING``).
+HEADING = "heading"
+
+
+class Opening(NamedTuple):
+    """How an untitled section opens (``section_openings``): ``heading``, the text of a line an
+    accepted correction made a heading before any of its main text ("" for none: the section's
+    title as corrected, ``section_title``), and ``texts``, the classic's runs (``classic_runs``)."""
+
+    heading: str
+    texts: list
+
+
+def opening_heading(pieces) -> str:
+    """The heading an untitled section opens with in its corrected reading: the text of the first
+    of ``pieces`` (in order; anything with ``kind``, ``layer``, ``text`` and, where a structure
+    correction made it a heading, ``structure`` ``HEADING``) a correction made a heading, when no
+    main text of the classic (``is_classic``) comes before it; "" for none (a heading made of a line
+    inside the text is a heading there, not the section's title)."""
+    for p in pieces:
+        if getattr(p, "structure", "") == HEADING:
+            return p.text
+        if is_classic(p):
+            return ""
+    return ""
 
 
 def classic_runs(section_ids: list[int]) -> dict[int, list[str]]:
     """``{section id: [text of each piece of the classic, in order]}`` (``is_classic``), the
-    first ``OPENING_CHARS + 1`` of each, enough for ``opening_words``; one query, read in
+    first ``OPENING_CHARS + 1`` of each, enough for ``opening_words``: ``section_openings``'s texts."""
+    return {pk: opening.texts for pk, opening in section_openings(section_ids).items()}
+
+
+def section_openings(section_ids: list[int]) -> dict[int, Opening]:
+    """``{section id: Opening}``: of each section, the classic's runs (``is_classic``), the
+    first ``OPENING_CHARS + 1`` of each, enough for ``opening_words``, and the heading a correction
+    made of a line before them (``opening_heading``); one query, read in
     chunks and left once every section has them. The pieces
     are read by the section index alone and the classic chosen here: with the condition of
     ``CLASSIC_TEXT`` in the query SQLite read the pieces by kind and layer instead (2.4 s for
     ten sections in a library of 850,000 sections, against milliseconds). The pieces read are
     read as corrected, so that a section's name everywhere is its page's: 荀子 §1 「君子曰學不可以已…」
-    after its 巳→已 correction. The layer above marks the pieces it may correct in this query
+    after its 巳→已 correction, and a line made a heading (此行是標題) names its section. The layer above marks the pieces it may correct in this query
     (``reader.signals.naming_pieces``) and corrects those it marked (``pieces_named``: queries of its
     own only then, for the juans with accepted corrections)."""
     texts: dict[int, list[str]] = {pk: [] for pk in section_ids}
@@ -117,22 +154,44 @@ def classic_runs(section_ids: list[int]) -> dict[int, list[str]]:
     corrected: dict = {}
     for _, found in (pieces_named.send(sender=PieceRun, rows=changed) if changed else ()):
         corrected.update(found or {})
-    if corrected:
-        texts = {pk: [] for pk in section_ids}
-        for run in read:
-            run = corrected.get((run.section, run.position), run)
-            if len(texts[run.section]) <= OPENING_CHARS and is_classic(_Kind(run.kind, run.layer)):
-                texts[run.section].append(run.text)
-    return texts
+    if not corrected:
+        return {pk: Opening("", runs) for pk, runs in texts.items()}
+    runs_of: dict[int, list[PieceRun]] = {pk: [] for pk in section_ids}
+    for run in read:
+        runs_of[run.section].append(corrected.get((run.section, run.position), run))
+    out = {}
+    for pk, runs in runs_of.items():
+        classic = [run.text for run in runs if is_classic(_Kind(run.kind, run.layer))]
+        out[pk] = Opening(opening_heading(runs), classic[:OPENING_CHARS + 1])
+    return out
 
 
 def section_opening(section) -> str:
     """``opening_words`` of a stored section's main text: ``section.opening`` when the page
-    set it from the pieces it holds, else one query of its first runs of main text."""
+    set it from the pieces it holds, else one query of its first runs of main text (which sets
+    ``section.made_heading`` too, ``section_title``)."""
     opening = getattr(section, "opening", None)
     if opening is None:
-        opening = section.opening = opening_words(classic_runs([section.pk])[section.pk])
+        found = section_openings([section.pk])[section.pk]
+        opening = section.opening = opening_words(found.texts)
+        section.made_heading = found.heading
     return opening
+
+
+def section_title(section) -> str:
+    """The section's title as corrected: its stored ``title``, else the heading an accepted
+    structure correction (此行是標題) made of a line before its main text (``opening_heading``),
+    else "". The heading is ``section.made_heading`` when the page set it from the pieces it shows
+    (or ``set_openings``, ``section_opening`` did), else read with the opening words (one query).
+    The stored title is never changed: reverting the correction gives the section its name again."""
+    if section.title:
+        return section.title
+    heading = getattr(section, "made_heading", None)
+    if heading is None:
+        section.__dict__.pop("opening", None)
+        section_opening(section)
+        heading = section.made_heading
+    return heading
 
 
 def section_name(section) -> str:
@@ -140,7 +199,7 @@ def section_name(section) -> str:
     words (``section_opening``: 「惟王建國…」, as scholars cite an untitled passage); "" when it
     has none of them (the citation then names the chapter alone). Never a number the book
     does not print (第 7 節)."""
-    return section.closer or section.title or section_opening(section)
+    return section.closer or section_title(section) or section_opening(section)
 
 
 def cited_author(edition, work=None) -> str:
@@ -155,20 +214,22 @@ def set_openings(sections) -> None:
     """Give each untitled section of ``sections`` (``Section`` objects) its ``opening``
     (``opening_words`` of its main text) with one query for them all, so that a table of
     contents names them without a query each."""
-    todo = {s.pk: s for s in sections if not s.title and getattr(s, "opening", None) is None}
+    todo = {s.pk: s for s in sections if not s.title and (getattr(s, "opening", None) is None
+                                                          or getattr(s, "made_heading", None) is None)}
     if not todo:
         return
-    texts = classic_runs(list(todo))
+    found = section_openings(list(todo))
     for pk, section in todo.items():
-        section.opening = opening_words(texts[pk])
+        section.opening, section.made_heading = opening_words(found[pk].texts), found[pk].heading
 
 
 def section_heading(section, chapter=None) -> str:
     """The section as a heading, page title or table of contents names it: its title, else
     its opening words (``section_opening``, the rule citations follow), else the chapter's
     title (``chapter`` or ``section.chapter``) alone; never a number the book does not print."""
-    if section.title:
-        return section.title
+    title = section_title(section)
+    if title:
+        return title
     opening = section_opening(section)
     if opening:
         return opening
@@ -185,7 +246,7 @@ def section_label(section, chapter=None) -> str:
     name = section_heading(section, chapter)
     if not name:
         return f"§{section.position}"
-    if section.title or section_opening(section):
+    if section_title(section) or section_opening(section):
         return f"§{section.position}「{name}」"
     return f"§{section.position}〈{name}〉"
 
@@ -212,10 +273,11 @@ def section_names(keys) -> dict[tuple[str, int, int], str]:
         key = (*juans[juan_id], position)
         if key in keys:
             found[key] = (pk, title, chapter_title)
-    texts = classic_runs([pk for pk, title, _ in found.values() if not title])
-    # section_heading's rule on the rows: the title, else the opening words, else the chapter's title
-    return {key: title or opening_words(texts.get(pk, ())) or chapter_title or ""
-            for key, (pk, title, chapter_title) in found.items()}
+    openings = section_openings([pk for pk, title, _ in found.values() if not title])
+    none = Opening("", [])
+    # section_heading's rule on the rows: the title (as corrected), else the opening words, else the chapter's title
+    return {key: title or openings.get(pk, none).heading or opening_words(openings.get(pk, none).texts)
+            or chapter_title or "" for key, (pk, title, chapter_title) in found.items()}
 
 
 #: The layers of a section that is no part of the book's text: front and back matter (序跋: prefaces,

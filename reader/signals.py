@@ -35,7 +35,8 @@ juans_changed = Signal()
 juans_changing = Signal()
 
 #: Sent by ``reader.citation.classic_runs`` with ``rows``, the stored pieces it read to name
-#: sections by their opening words, as ``PieceRun`` tuples (section id, position, text, kind, layer).
+#: sections by their opening words, as ``PieceRun`` tuples (section id, position, text, kind, layer,
+#: layer_name, commentator, structure: ``"heading"`` for a line a correction made a heading).
 #: A receiver returns ``{(section id, position): PieceRun}`` for the pieces whose reading differs
 #: from the stored one (``corrections.receivers``: the accepted corrections, so that a section is
 #: named by its corrected text in every list, as its own page reads it), or ``{}``.

@@ -1,0 +1,75 @@
+"""A line an accepted structure correction makes a heading (此行是標題) titles its untitled
+section everywhere the section is named, as a text correction's characters are read: the
+section page's title and 引用, the juan page's table of contents and 引用, the API's ``title``
+and ``name``, the hit lists; reverting gives the section its name again (``reader.citation.
+section_title``, read through ``reader.signals.pieces_named``). The stored pieces never change."""
+import re
+
+from corrections.workflow import accept, propose, revert
+from reader.citation import section_label, section_names, section_title
+from reader.importers.loader import import_file
+from reader.models import Piece, Section
+
+from .conftest import SHARED, index_all
+from .test_corrections import account, people  # noqa: F401 - people: a fixture
+
+XUNZI = SHARED / "corpus" / "kanripo-commentary" / "KR3a0002" / "KR3a0002_001.txt"
+#: 荀子 卷第一 §2's first line, untitled: named by its opening words until a correction makes it a heading.
+LINE = "古之學者爲已今之學者爲人君子之學也以美其身小人之學也以爲禽犢"
+OPENING = "古之學者爲已今之…"
+CITED = "〔周〕荀況\u3000〔唐〕楊倞注《荀子》卷第一〈勸學篇第一〉「{}」（四部叢刊本，葉 1-6b）"
+
+
+def names(client, work_id) -> tuple:
+    """How §2 is named: the section page's <title>, <h1> and 引用; the juan page's table of contents and
+    §2's 引用; the API section's and juan's title, name and citation; a search hit in §2 on the hit list
+    and in the API; the library's own section_title, section_label and section_names."""
+    page = client.get("/works/KR3a0002/juan/1/2/").content.decode()
+    juan = client.get("/works/KR3a0002/juan/1/").content.decode()
+    api = client.get(f"/api/works/{work_id}/juans/1/sections/2/").json()
+    in_juan = client.get(f"/api/works/{work_id}/juans/1/").json()["chapters"][0]["sections"][1]
+    hits = client.get("/search/", {"q": "故不問而告"}).content.decode()
+    api_hit = client.get("/api/search/", {"q": "故不問而告"}).json()["results"][0]["section"]
+    section = Section.objects.select_related("juan__edition", "juan__work").get(juan__work_id=work_id, position=2)
+    return (re.search(r"<title>[^<]*</title>", page)[0], re.search(r'<h1 class="section-page-title">.*?</h1>', page)[0],
+            re.findall(r"[^>]*「[^」]*」（四部叢刊本，葉 1-6b）", page), re.findall(r'<li><a href="#s2">[^<]*</a>', juan),
+            re.findall(r"[^>]*「[^」]*」（四部叢刊本，葉 1-6b）", juan),
+            (api["title"], api["name"], api["citation"]), (in_juan["title"], in_juan["name"]),
+            re.findall(r'<a class="where"[^>]*>[^<]*</a>', hits), api_hit,
+            section_title(section), section_label(section), section_names({("KR3a0002", 1, 2)}))
+
+
+def expected(title: str, name: str) -> tuple:
+    """``names`` when §2 is titled ``title`` ("" for none) and named ``name``."""
+    hit = ('<a class="where" href="/works/KR3a0002/juan/1/2/?hl=%E6%95%85%E4%B8%8D%E5%95%8F%E8%80%8C%E5%91%8A#s2-p4">'
+           f"荀子 卷第一〈勸學篇第一〉 §2「{name}」</a>")
+    return (f"<title>{name} · 荀子（四部叢刊本）卷第一 · 經注閱讀</title>",
+            f'<h1 class="section-page-title">{name} <small>荀子（四部叢刊本）卷第一 §2</small></h1>',
+            [CITED.format(name)], [f'<li><a href="#s2">{name}</a>'], [CITED.format(name)],
+            (title, name, CITED.format(name) + " http://testserver/works/KR3a0002/juan/1/2/"), (title, name),
+            [hit], {"position": 2, "title": "", "name": name},
+            title, f"§2「{name}」", {("KR3a0002", 1, 2): name})
+
+
+def test_a_line_made_a_heading_titles_its_section_everywhere_and_reverting_restores_it(
+        client, empty_db, search_backend, people, django_capture_on_commit_callbacks):
+    juan = import_file(XUNZI).juan
+    index_all(search_backend)
+    stored = list(Piece.objects.filter(section__juan=juan, section__position=2).order_by("position")
+                  .values_list("kind", "layer", "text"))
+    assert stored[0] == ("text", "classic", LINE)
+    assert names(client, juan.work_id) == expected("", OPENING)
+    p = propose(people["contributor"], juan, kind="structure", section=2, piece=0, start=0, end=1, structure="heading",
+                reason="此行是篇中小題")
+    with django_capture_on_commit_callbacks(execute=True):  # the page cache's stamp moves, the juan is reindexed
+        accept(p, people["editor"])
+    assert names(client, juan.work_id) == expected(LINE, LINE)
+    # the line is shown as the heading it is, its 「校」 after it; the stored pieces are as imported
+    page = client.get("/works/KR3a0002/juan/1/2/?layout=horizontal").content.decode()
+    assert f'<span class="label corrected-heading" id="s2-p0">{LINE}</span><a class="corr-mark" href="/corrections/{p.pk}/"' \
+        in page
+    assert list(Piece.objects.filter(section__juan=juan, section__position=2).order_by("position")
+                .values_list("kind", "layer", "text")) == stored
+    with django_capture_on_commit_callbacks(execute=True):
+        revert(p, people["editor2"], reason="此行是正文")
+    assert names(client, juan.work_id) == expected("", OPENING)
