@@ -6,6 +6,7 @@ from reader.importers.document import CLASSIC, LABEL, REFERENCE, TEXT
 from reader.importers.errors import NoTextError
 from reader.importers.mandoku import parse_mandoku, parser, render_mandoku
 from reader.importers.mandoku.classic_titles import classic_titles
+from reader.importers.mandoku.lines import full_width, hanging_indent
 
 from .conftest import SHARED
 
@@ -34,7 +35,7 @@ def test_a_jing_sentence_that_opens_a_section_is_the_classic():
     assert _opening(doc, 15) == ("", [(TEXT, CLASSIC, REFERENCE, "春王正月公即位")])
     section = next(s for s in doc.sections if s.line == 15)
     assert [(p.kind, p.text) for p in section.paragraphs[1][:1]] == [(LABEL, "公羊")]  # its first block, labelled
-    assert [s.title for s in doc.sections if s.title] == []
+    assert [s.title for s in doc.sections if s.title] == ["宣公"]  # the 公 at the juan's head (test_the_gong_at)
     # a flush sentence over its blocks, in a juan that printed no long sentence so (卷一)
     doc = _doc("KR1e0094", 3)
     assert _opening(doc, 420) == ("", [(TEXT, CLASSIC, REFERENCE, "公子益師卒")])
@@ -86,3 +87,63 @@ def test_every_chunqiu_book_of_the_jingbu_folder(monkeypatch):
         ("KR1e0010", "lines"): 122, ("KR1e0010", "chars"): 837,    # 春秋穀梁傳注疏
         ("KR1e0074", "lines"): 24, ("KR1e0074", "chars"): 132,     # 春秋大全
         ("KR1e0094", "lines"): 171, ("KR1e0094", "chars"): 1074}   # 欽定春秋傳說彙纂 (春秋左傳注疏 KR1e0004: none)
+
+
+def test_the_gong_at_a_juans_head_and_the_block_under_it_are_apart():
+    """欽定春秋傳說彙纂 prints the 公 at the head of his juan and under it, as deep, the block of sayings
+    collected on him (卷十九 ``　　宣公`` over ``　　集說(孔氏穎逹曰…)``): the line loop ran the two lines on into
+    one text of the classic, 宣公集說, the label lost and the 公 no heading. A block opens on a line of its
+    own with its label: the 公 is the section's title (a label) as 昭公's, printed over a 集説 a column
+    deeper, always was, and 集說 the label of 孔穎達's block (``block_labels.part_glued_labels``): ten
+    juans. Only at the juan's head: 卷一's 隱公 follows the book's 綱領 text and stays glued (inside a juan
+    such a short line is as often text over its block, 欽定詩經傳說彙纂 ``　集傳興也…`` over ``　集説(…)``)."""
+    doc = _doc("KR1e0094", 21)
+    section = doc.sections[0]
+    assert (section.title, section.line) == ("宣公", 10)
+    assert [(p.kind, p.effective_layer, p.text) for p in section.paragraphs[0]] == [(LABEL, CLASSIC, "宣公")]
+    assert [(p.kind, p.effective_layer, p.text) for p in section.paragraphs[1][:1]] == [(LABEL, "commentary", "集說")]
+    assert section.paragraphs[1][1].text.startswith("孔氏穎逹曰魯世家云宣公名倭")
+    heads, glued = {}, []
+    for n in range(3, 41):
+        doc = _doc("KR1e0094", n)
+        heads.update({n: s.title for s in doc.sections[:1] if s.title.endswith("公")})
+        glued += [p.text for p in doc.all_pieces() if p.kind == TEXT and p.text.endswith(("公集說", "公集説"))]
+    assert heads == {6: "桓公", 9: "莊公", 13: "閔公", 14: "僖公", 19: "文公", 21: "宣公", 24: "成公", 27: "襄公",
+                     31: "昭公", 36: "定公", 38: "哀公"}
+    assert glued == ["隱公集說"]
+    doc = _doc("KR1c0044", 2)  # 欽定詩經傳說彙纂: inside the juan, as before
+    assert "朱注所謂上以風化下集説" in [p.text for p in doc.all_pieces()]
+
+
+def test_a_table_of_short_lines_titles_no_section():
+    """卷首下's 王朝世表 prints each king flush and under him, a column deeper, his parentage and years
+    (``平王宜臼`` over ``　幽王子在位五十一年``): short lines alone, each read as a heading, and the section
+    took the last of them, 元王仁, for its title. A stack of headings goes deeper line by line (its last
+    the section's title: ``structure.stacked``); lines that go back up are a table: no title."""
+    doc = _doc("KR1e0094", 2)
+    section = next(s for s in doc.sections if s.line == 15)
+    assert section.title == ""
+    assert [(p.kind, p.text) for p in section.paragraphs[0][:1]] == [(LABEL, "平王宜臼")]
+    assert "元王仁" not in [s.title for s in doc.sections]
+    assert [s.title for s in doc.sections if s.title][:1] == ["王朝世表"]
+
+
+def test_a_saying_that_runs_on_with_a_hanging_indent_is_one_paragraph():
+    """卷首上's 綱領 quotes its sayings a paragraph each, the first line flush and the rest one column deeper
+    (``晁氏公武曰三傳之學穀梁所得最多諸家之解范甯`` over ``　之論最善``): the deeper lines were a paragraph of
+    their own, and a short last line (之論最善, 春秋以道名分) a section's title. Where a juan's full flush lines
+    go on one column deeper (54 times here, never flush) the entries hang (``lines.hanging_indent``): the
+    deeper line goes on with the saying. Of the four Kanripo folders two more 卷首 hang so, the 綱領 of
+    欽定書經傳說彙纂 and 欽定儀禮義疏, made as this one."""
+    doc = _doc("KR1e0094", 1)
+    assert "晁氏公武曰三傳之學穀梁所得最多諸家之解范甯之論最善" in [p.text for p in doc.all_pieces()]
+    assert [s.title for s in doc.sections if s.title] == ["綱領二", "綱領三"]
+    hanging = []
+    for path in sorted((SHARED / "corpus").glob("kanripo*/*/*.txt")):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        if hanging_indent(lines, 0, len(lines), full_width(lines, 0, len(lines))):
+            hanging.append(path.name)
+    assert hanging == ["KR1b0046_002.txt", "KR1d0037_001.txt", "KR1e0094_001.txt"]
+    doc = _doc("KR1d0037", 1)  # 欽定儀禮義疏 卷首上: 司馬遷's saying, one paragraph
+    assert [p.text[:24] for p in doc.all_pieces() if p.text.startswith("司馬氏遷曰諸學者")] == [
+        "司馬氏遷曰諸學者多言禮而魯髙堂生最本禮固自孔子時"]

@@ -13,7 +13,9 @@ stored text is unchanged, only the piece's kind and layer. A juan may print a la
 form (集説 beside 集說): the forms fold together (``characters.folding``) and are one label.
 
 A label the line end cuts (``　本義(…)程`` over ``　傳(…)``) is joined before the juan is grouped
-(``join_split_labels``).
+(``join_split_labels``), and a label at the head of a line that the line loop ran on from a short
+line above it is parted from that line (``part_glued_labels``: 欽定春秋傳說彙纂 ``　　宣公`` over
+``　　集說(…)``).
 
 Pure: reads and changes the parsed ``JuanDocument`` (and the line loop's units) in place.
 """
@@ -25,7 +27,8 @@ from characters.folding import fold
 
 from ..bylines import HEADING_WORD
 from ..document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE, TEXT, JuanDocument
-from .lines import IDEO_SPACE, PILCROW, add_layout
+from .lines import IDEO_SPACE, PILCROW, PieceBuilder, add_layout
+from .piece_heads import HEADING_MAX
 from .units import Unit
 
 
@@ -137,3 +140,45 @@ def join_split_labels(units: list[Unit], printed: frozenset[str]) -> int:
         before.pieces.pop()
         joined += 1
     return joined
+
+
+def part_glued_labels(units: list[Unit], printed: frozenset[str]) -> int:
+    """Part the block label printed at the head of the juan's second line of text from the short line
+    above it, the juan's first, which the line loop ran on into it at the same indentation:
+    欽定春秋傳說彙纂 prints a 公 at the head of his juan (``　　宣公``) and under it, as deep, the block of
+    collected sayings on him (``　　集說(孔氏穎逹曰…)``), read as one run of text 宣公集說 (10 of its 11 公's
+    juans; 昭公's 集説 is a column deeper and was parted). A book opens each block on a line of its own
+    with its label (``printed``, the juan's printed block labels, ``structure.recurring_labels``; by
+    any form, ``characters.folding.fold``), so the words of the first paragraph's first piece after
+    its only line end, right before its note, that are such a label open a paragraph of their own;
+    the words before, a short line alone at the juan's head (at most ``piece_heads.HEADING_MAX``
+    characters), are a paragraph too, which the structure step reads as any short line there (宣公
+    the section's title, as 昭公 is). Only at the juan's head: inside a juan such a line is as often
+    a short text over its block (欽定詩經傳說彙纂 ``　集傳興也方有之也将送也`` over ``　集説(…)``), which a
+    line alone would make a heading. ``units`` changes in place; returns how many labels were parted."""
+    folded = {fold(w) for w in printed}
+    parted = 0
+    k = next((j for j, u in enumerate(units) if u.kind == "para"), len(units))
+    for unit in units[k:k + 1] if folded else []:
+        if unit.label or unit.entry or len(unit.pieces) < 2 or unit.pieces[0].kind != TEXT \
+                or unit.pieces[1].kind != NOTE:
+            continue
+        piece = unit.pieces[0]
+        text = "".join(piece.chunks)
+        ends = [(offset, raw) for offset, raw in piece.layout if 0 < offset < piece.n and "\n" in raw]
+        if len(ends) != 1 or fold(text[ends[0][0]:]) not in folded or ends[0][0] > HEADING_MAX:
+            continue
+        at, raw = ends[0]
+        cut = raw.rindex("\n") + 1
+        head = PieceBuilder(TEXT, piece.line)
+        head.text(text[:at])
+        head.layout = [(offset, r) for offset, r in piece.layout if offset < at] + [(at, raw[:cut])]
+        label = PieceBuilder(TEXT, piece.line + raw[:cut].count("\n"))
+        label.text(text[at:])
+        label.layout = ([(0, raw[cut:])] if raw[cut:] else []) + [(o - at, r) for o, r in piece.layout if o > at]
+        indent = len(raw[cut:]) - len(raw[cut:].lstrip(IDEO_SPACE))
+        units[k:k + 1] = [Unit("para", unit.line, pieces=[head], new_para=unit.new_para, indent=unit.indent),
+                          Unit("para", label.line, pieces=[label] + unit.pieces[1:], new_para=True, indent=indent,
+                               lines=unit.lines - 1)]
+        parted += 1
+    return parted

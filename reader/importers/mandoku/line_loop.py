@@ -24,7 +24,7 @@ from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_no
                        printed_title)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
-    layout_only, print_width, split_indent,
+    hanging_indent, layout_only, print_width, split_indent,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
@@ -146,6 +146,7 @@ class LineLoop:
         in_label = False                 # in a label paragraph (經(…) and the lines continuing its note)
         line_indent = None               # indentation of the previous content line (None after a blank)
         full = full_width(lines, start, end)
+        hanging = hanging_indent(lines, start, end, full)  # 綱領's sayings: the first line flush, the rest deeper
         full_run = full_line(lines, start, end)  # a line that full may end in a note that runs on (``runs_on``)
         prev_width = 0                   # print width of the previous content line (0 after a blank)
         ended = False                    # the previous line went on under an indented line and ended short
@@ -543,9 +544,15 @@ class LineLoop:
             # its own, however full the block's last line (南華真經註疏 卷一 ``　起數仞而下哉此皆不得不然非樂然也¶``,
             # 郭象's 注 ending at the foot of its column, over ``去以六月息者也``, the 經).
             opened = not by_layout or (unit is not None and unit.new_para and unit.lines == 1)
+            # (where the juan's entries hang, a flush line opens an entry however full the line above)
             wrapped = (not self.header.tls and not para_break and label is None and not number and opened
                        and prev_width >= full and 0 <= indent < prev_indent and bool(cont) and cont[0] == "text"
-                       and not stripped.startswith("("))
+                       and not stripped.startswith("(") and not hanging)
+            # ... and a line one column deeper under a full flush line is that entry going on, however
+            # short (``　之論最善``, the saying's last words under ``晁氏公武曰…范甯``): ``lines.hanging_indent``
+            wrapped = wrapped or (hanging and not para_break and label is None and not number and prev_indent == 0
+                                  and indent == 1 and prev_width >= full and bool(cont) and cont[0] == "text"
+                                  and not stripped.startswith("("))
             # A 考證 entry runs on below its first line with a hanging indent (　教字今改正
             # under 惟王建國疏…脱, 周禮注疏 卷一考證): a line more indented than a full line
             # before it (small print makes a line up to two short) or reopening its small

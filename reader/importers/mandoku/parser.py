@@ -56,7 +56,7 @@ from .head_lists import head_lists
 from .indented import indented_commentary, reference_indent_layers
 from .said_blocks import said_layers, said_marker, said_units
 from .structure import BLOCK_LABEL, category_bylines, group, recurring_labels, split_tags
-from .block_labels import block_words, join_split_labels, label_blocks
+from .block_labels import block_words, join_split_labels, label_blocks, part_glued_labels
 from .juan_titles import front_matter_label
 from .line_loop import LineLoop
 
@@ -185,6 +185,7 @@ class _Parser(LineLoop):
         said = said if said_units(units, said) else ""  # 黄石公素書: 「　　註曰…」 under each sentence
         printed_labels = recurring_labels(units, BLOCK_LABEL)  # 御纂周易折中's 本義, 程傳, 集説
         join_split_labels(units, printed_labels)  # 本義(…)程¶傳(…): 程傳, one label
+        part_glued_labels(units, printed_labels)  # 　　宣公¶　　集說(…): the 公's line, then the block's label
         group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc) and not said,
               heading_indent=2 * indented)
         doc.juan_label = juan_label(doc, found.get("org")) if self.header.tls else doc.juan_label  # 史記 KR2a0001_201: 三代世表

@@ -225,6 +225,18 @@ def _lemma_indents(run: list[Unit], labels: frozenset[str]) -> frozenset[int]:
                      and sum(p.n for p in u.pieces) > HEADING_MAX and _commented_lemma(run[k + 1], labels))
 
 
+def stacked(titles: list[Unit]) -> bool:
+    """Whether ``titles`` (the short lines read as headings at a section's head, in order) are a stack
+    of headings, the last the section's title: each line at a depth of its own, deeper or higher than
+    the one above it (禮書 ``　昏禮`` over ``　　婦見舅姑禮``, 讀禮通考 ``　　喪期五`` over ``　　　斬衰三年中``, 春秋傳
+    ``　　　　桓公上`` over ``元年``), or as deep as the one above. Lines that go back to a depth the stack
+    has left are a list or a table of short lines: 欽定春秋傳說彙纂 卷首下's 王朝世表 prints each king flush
+    and under him, a column deeper, his parentage and years (``平王宜臼`` over ``　幽王子在位五十一年``, 13
+    kings), and its last king (元王仁) is no title of the table."""
+    depths = [u.indent for k, u in enumerate(titles) if not k or u.indent != titles[k - 1].indent]
+    return len(depths) == len(set(depths))
+
+
 def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], tls: bool,
           short_headings: bool = True, heading_indent: int = 0) -> None:
     """Units → ``doc.chapters``: chapters, sections and paragraphs (see ``group_run``).
@@ -526,7 +538,9 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                     break
                 titles.append(run[k])
             if titles:
-                section.title = title_words(titles[-1])
+                # the deepest of a stack of headings (昏禮 over 婦見舅姑禮); short lines that go back up
+                # to a depth the stack has left are a list or a table, no heading over the section
+                section.title = title_words(titles[-1]) if stacked(titles) else ""
                 # A heading is a label, not main text: counted once, as the section's title
                 # (its words, a note on one of them between: 與梁(…)朝歌令吳質書)
                 for j, unit in enumerate(titles):
