@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collation import exports
+from collation.juanlayers import chosen_references, juan_json
 from collation.parallels import MIN_SPAN, find_parallels, other_works, section_main_text, to_json
 from collation.service import CORRECTED, IMPORTED, collate_juan, empty_witness_message
 from config.api_errors import bilingual
@@ -94,6 +95,35 @@ class CollationView(APIView):
         return Response(exports.to_json(collation_from_request(request, {**kwargs, "number": number})))
 
 
+class LayerCheckView(APIView):
+    """A juan of a commentary edition checked against the references of its classic the library
+    holds (層次核對): other editions of the classic it comments on (論語 for 論語注疏, the work the
+    catalogue names as its classic, or the reference the shared pairs give it), which print the
+    classic apart from the commentary. The whole edition is aligned with each reference, as
+    `manage.py check_layers EDITION REFERENCE --juan N` does (`command` gives it; the figures are
+    the same), and this juan's part counted: `classic.aligned` characters of the reference's
+    classic aligned with this juan, `classic.stored_as_classic` of them stored as classic here
+    (`share` as the command prints it, rounded down); `commentary` the same for its notes (stored
+    as 注 or 音義); `places` every stretch where they differ, largest first (`kind` `classic`: the
+    reference's classic stored otherwise here; `commentary`: its commentary stored as classic
+    here), with its section's `position` and `url` and the two texts around it (layers other than
+    the classic in 〔…〕, the reference's small print in (…)). The texts are as imported.
+    `with`: references by id or slug (repeat for several), all of them by default; 400 for one
+    that is none of them. A juan of an edition with no reference held answers `references: []`."""
+
+    @extend_schema(parameters=[WORK_ID, JUAN_N, OpenApiParameter("with", str, many=True, description=(
+        "references by id or slug (repeat for several); all the library holds by default"))],
+        responses=OpenApiTypes.OBJECT)
+    def get(self, request, number, **kwargs):
+        juan = _juan({**kwargs, "number": number})
+        chosen, found, unknown = chosen_references(juan.edition, request.query_params.getlist("with"))
+        if unknown:
+            names = "、".join(r.edition.slug for r in found)
+            raise ValidationError({"with": [bilingual(f"「{'、'.join(unknown)}」不是{juan.work.title}之經的他本（可核對：{names}）",
+                                                     f"not an edition of the classic of {juan.work.title}: {', '.join(unknown)}")]})
+        return Response(juan_json(juan, chosen))
+
+
 #: The export's documented parameters and answer, shared by its two addresses.
 EXPORT_SCHEMA = {"parameters": COLLATION_PARAMETERS + [
     OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=["csv", "tei"], description="csv or tei")],
@@ -129,7 +159,7 @@ class WorkCollationExport(CollationExport):
         return super().get(request, number, kind, **kwargs)
 
 
-__all__ = ["CollationView", "CollationExport", "WorkCollationExport", "json"]
+__all__ = ["CollationView", "CollationExport", "LayerCheckView", "WorkCollationExport", "json"]
 
 
 class SectionParallels(APIView):

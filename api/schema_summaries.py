@@ -33,6 +33,8 @@ SUMMARIES = {
     "editions_juans_collation_retrieve": "A juan collated against the other editions",
     "works_juans_collation_export": "A juan's collation as CSV or TEI (default edition)",
     "editions_juans_collation_export": "A juan's collation as CSV or TEI",
+    "works_juans_layer_check_retrieve": "A juan's layers checked against another edition of its classic (default edition)",
+    "editions_juans_layer_check_retrieve": "A juan's layers checked against another edition of its classic",
     "works_juans_sections_retrieve": "A section by its permalink (default edition)",
     "editions_juans_sections_retrieve": "A section by its permalink",
     "works_juans_sections_notes_list": "A section's notes (default edition)",

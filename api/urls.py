@@ -9,7 +9,7 @@ from search.forms import CANONICAL, MANY_VALUED, SEARCH_PARAMETERS
 
 from . import redirects, views
 from .catalogue import ClassList, ClassWorks
-from .collation import CollationExport, CollationView, SectionParallels, SpanParallels, WorkCollationExport
+from .collation import CollationExport, CollationView, LayerCheckView, SectionParallels, SpanParallels, WorkCollationExport
 from .docs import DocsView
 from .schema import SchemaView
 
@@ -51,6 +51,10 @@ urlpatterns = [
          name="collation"),
     path("editions/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(CollationExport.as_view(), reads=COLLATION, many={"with"}),
          EDITION, name="collation-export"),
+    path("editions/<num:pk>/juans/<num:number>/layer-check/", cached_page(LayerCheckView.as_view(), reads=ONE | {"with"}, many={"with"}),
+         EDITION, name="layer-check"),
+    path("works/<num:pk>/juans/<num:number>/layer-check/", cached_page(LayerCheckView.as_view(), reads=ONE | {"with"}, many={"with"}),
+         name="work-layer-check"),
     # The same collation read in the work's default edition, as the other juan URLs under works/.
     path("works/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view(), reads=COLLATION, many={"with"}),
          name="work-collation"),

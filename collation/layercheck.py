@@ -44,7 +44,9 @@ their agreement: where they disagree it is not counted (``Result.disputed``). Ne
 alignment nor the judging looks at the stored layers.
 
 Pure: streams in, figures out; ``collation.management.commands.check_layers`` reads the
-files (or the stored editions) and prints.
+files (or the stored editions) and prints. ``check_by_juan`` counts the same alignment juan by
+juan (``Unit.juan``): what ``check_layers --juan N`` prints and a juan's 層次核對 page shows
+(``collation.juanlayers``).
 """
 from __future__ import annotations
 
@@ -115,7 +117,8 @@ class Unit:
     ``lines`` gives, for offsets into ``text``, the line each starts (``(offset, line)``,
     increasing) when the unit comes from a file; ``commentator`` who wrote the piece when
     the importer names him (``Piece.commentator``); ``front`` whether it is front matter
-    (``FRONT_MATTER``)."""
+    (``FRONT_MATTER``); ``juan`` the number of its juan (a stored juan's, or the Kanripo file's
+    number) and ``section`` its section's position in a stored juan (None when not known)."""
 
     where: str
     text: str
@@ -125,6 +128,8 @@ class Unit:
     lines: list[tuple[int, int]] = field(default_factory=list)
     commentator: str = ""
     front: bool = False
+    juan: int | None = None
+    section: int | None = None
 
     def where_at(self, offset: int) -> str:
         """``where`` for the character at ``offset`` (its own line when known)."""
@@ -255,13 +260,15 @@ class Place:
     (reference commentary stored as classic); ``chars`` how many characters; ``where``
     the file and line (or juan and section); ``edition`` and ``reference`` the text around
     it, the edition's with its layers marked (``〔注：…〕``), the reference's with its small
-    print in ``(…)``."""
+    print in ``(…)``; ``juan`` and ``section`` those of the unit it starts in (``Unit``)."""
 
     kind: str
     chars: int
     where: str
     edition: str
     reference: str
+    juan: int | None = None
+    section: int | None = None
 
 
 @dataclass
@@ -293,6 +300,15 @@ class Result:
     def commentary_share(self) -> float | None:
         """Share (0–1) of aligned reference commentary stored as commentary; None if none."""
         return self.commentary_ok / self.commentary_aligned if self.commentary_aligned else None
+
+
+def percent(share: float | None) -> str:
+    """``99.62 %`` (two decimals, rounded down so a figure never reads as meeting a target
+    it misses), or ``—`` when nothing was aligned: as ``check_layers`` and the 層次核對 page print
+    a share."""
+    if share is None:
+        return "—"
+    return f"{int(share * 10000) / 100:.2f} %"
 
 
 def same_person(a: dict, b: dict) -> bool:
@@ -398,21 +414,39 @@ def check(ed: Stream, ref: Stream, worst: int = 10, context: int = 12, judges=()
     (``Stream``) of the same classic, each aligned with ``ed`` on its own; a character of
     ``ref`` is not counted where one of them prints the same edition characters otherwise
     (full size against small print): ``Result.disputed``."""
+    return check_by_juan(ed, ref, worst, context, judges, by_juan=False)[None]
+
+
+def check_by_juan(ed: Stream, ref: Stream, worst: int | None = 10, context: int = 12, judges=(),
+                  by_juan: bool = True) -> dict[int | None, Result]:
+    """``check`` once, its figures counted for each juan of the edition (``Unit.juan``): ``{juan
+    number: Result}``, a juan's ``Result`` counting only the reference characters aligned with
+    characters of that juan (``*_aligned``, ``*_ok``, ``disputed``, ``other_commentary``, its
+    places, ``worst`` of them or all for None); ``*_total`` stay the whole reference's. One
+    alignment of the whole edition serves every juan, so that a juan's figures are its share of
+    the edition's (they sum to them) and read the same in a juan page and in ``check_layers
+    --juan``. ``by_juan`` False: one ``Result`` for the whole edition, under None. A juan with
+    nothing aligned is absent."""
     match = align(ref.text, ed.text, nearer_copies=True)
     votes = _votes(ed, judges)
     other, names = other_commentators(ed, ref, match)
-    res = Result(other_names=names)
-    wrong: list[tuple[int, int, str]] = []  # (edition offset, reference offset, kind)
+    totals = Result()
+    results: dict[int | None, Result] = {}
+    wrong: dict[int | None, list[tuple[int, int, str]]] = {}  # (edition offset, reference offset, kind)
     for r, e in enumerate(match):
         role = ref.role[r]
+        if role == "C":
+            totals.classic_total += 1
+        elif ref.unit[r] not in other:
+            totals.commentary_total += 1
+        if e < 0:
+            if not by_juan and role != "C" and ref.unit[r] in other:
+                results.setdefault(None, Result(other_names=names)).other_commentary += 1
+            continue
+        key = ed.units[ed.unit[e]].juan if by_juan else None
+        res = results.setdefault(key, Result(other_names=names))
         if role != "C" and ref.unit[r] in other:
             res.other_commentary += 1
-            continue
-        if role == "C":
-            res.classic_total += 1
-        else:
-            res.commentary_total += 1
-        if e < 0:
             continue
         if votes.get(e, set()) - {"C" if role == "C" else "S"}:
             res.disputed += 1
@@ -423,14 +457,35 @@ def check(ed: Stream, ref: Stream, worst: int = 10, context: int = 12, judges=()
             if stored == CLASSIC:
                 res.classic_ok += 1
             else:
-                wrong.append((e, r, "classic"))
+                wrong.setdefault(key, []).append((e, r, "classic"))
         else:
             res.commentary_aligned += 1
             if stored in COMMENTARY_LAYERS:
                 res.commentary_ok += 1
             elif stored == CLASSIC:
-                wrong.append((e, r, "commentary"))
-    # places: wrong characters of one kind at most 4 apart in the edition
+                wrong.setdefault(key, []).append((e, r, "commentary"))
+    if not by_juan:
+        results.setdefault(None, Result(other_names=names))
+    for key, res in results.items():
+        res.classic_total, res.commentary_total = totals.classic_total, totals.commentary_total
+        res.places = _places(ed, ref, wrong.get(key, []), worst, context)
+    return results
+
+
+def juan_result(results: dict[int | None, Result], juan: int) -> Result:
+    """Juan ``juan``'s ``Result`` of ``check_by_juan``'s ``results``; for a juan with nothing
+    aligned, one that counts nothing, with the reference's totals."""
+    found = results.get(juan)
+    if found is not None:
+        return found
+    some = next(iter(results.values()), Result())
+    return Result(classic_total=some.classic_total, commentary_total=some.commentary_total,
+                  other_names=list(some.other_names))
+
+
+def _places(ed: Stream, ref: Stream, wrong, worst: int | None, context: int) -> list[Place]:
+    """The places of ``wrong`` (``(edition offset, reference offset, kind)``): characters of one
+    kind at most 4 apart in the edition make one, largest first; ``worst`` of them (all for None)."""
     groups: list[list[tuple[int, int, str]]] = []
     for item in sorted(wrong):
         if groups and groups[-1][-1][2] == item[2] and item[0] - groups[-1][-1][0] <= 4:
@@ -438,13 +493,15 @@ def check(ed: Stream, ref: Stream, worst: int = 10, context: int = 12, judges=()
         else:
             groups.append([item])
     groups.sort(key=lambda g: (-len(g), g[0][0]))
+    places = []
     for g in groups[:worst]:
         e0, e1 = g[0][0], g[-1][0] + 1
         r0, r1 = min(x[1] for x in g), max(x[1] for x in g) + 1
         unit = ed.units[ed.unit[e0]]
-        res.places.append(Place(
+        places.append(Place(
             kind=g[0][2], chars=len(g), where=unit.where_at(ed.offset[e0]),
             edition=_mark_edition(ed, max(0, e0 - context), min(len(ed.text), e1 + context)),
             reference=_mark_reference(ref, max(0, r0 - context), min(len(ref.text), r1 + context)),
+            juan=unit.juan, section=unit.section,
         ))
-    return res
+    return places

@@ -107,17 +107,20 @@ def _stored_pieces(slug: str, people: list | None = None):
 
 
 def _items(source: str, people: list | None = None):
-    """``(piece, where, lines, front)`` of ``source`` in reading order, ``front`` whether the
-    piece is front matter (its file or stored juan numbered ``FRONT_MATTER``); ``people``,
-    when given, gets the byline entries of each juan (or of the stored edition)."""
+    """``(piece, where, lines, front, juan, section)`` of ``source`` in reading order, ``front``
+    whether the piece is front matter (its file or stored juan numbered ``FRONT_MATTER``),
+    ``juan`` its juan's number (the Kanripo file's, as a stored juan's), ``section`` its
+    section's position in a stored juan (None for a file); ``people``, when given, gets the
+    byline entries of each juan (or of the stored edition)."""
     if Path(source).exists() or "/" in source or source.endswith(".txt"):
         for name, doc in _file_docs(source, people):
             front = doc.file_sequence == FRONT_MATTER
             for piece, where, lines in _pieces_with_lines(doc, name):
-                yield piece, where, lines, front
+                yield piece, where, lines, front, doc.file_sequence, None
     else:
         for piece, where, lines in _stored_pieces(source, people):
-            yield piece, where, lines, piece.section.juan.number == FRONT_MATTER
+            number = piece.section.juan.number
+            yield piece, where, lines, number == FRONT_MATTER, number, piece.section.position
 
 
 def edition_stream(source: str, front_matter: bool = True) -> Stream:
@@ -126,9 +129,10 @@ def edition_stream(source: str, front_matter: bool = True) -> Stream:
     leaves its front matter out (``layercheck.FRONT_MATTER``: when no reference prints any)."""
     people: list = []
     rows = list(_items(source, people))
-    items = [(Unit(where, p.text, p.layer, p.layer_name, getattr(p, "layer_basis", ""), lines, p.commentator, front),
+    items = [(Unit(where, p.text, p.layer, p.layer_name, getattr(p, "layer_basis", ""), lines, p.commentator, front,
+                   juan, section),
               role if front_matter or not front else None)
-             for (p, where, lines, front), role in zip(rows, edition_roles([r[0] for r in rows]))]
+             for (p, where, lines, front, juan, section), role in zip(rows, edition_roles([r[0] for r in rows]))]
     people.extend({"name": u.commentator} for u, _ in items if u.commentator)
     return Stream.build(items, people)
 
@@ -138,6 +142,6 @@ def reference_stream(source: str) -> Stream:
     people its bylines name; ``Stream.front_matter`` says whether it has front matter."""
     people: list = []
     rows = list(_items(source, people))
-    items = [(Unit(where, text, "", "", "", lines, p.commentator, front), role)
-             for (text, role), (p, where, lines, front) in zip(reference_roles([r[0] for r in rows]), rows)]
+    items = [(Unit(where, text, "", "", "", lines, p.commentator, front, juan, section), role)
+             for (text, role), (p, where, lines, front, juan, section) in zip(reference_roles([r[0] for r in rows]), rows)]
     return Stream.build(items, people)

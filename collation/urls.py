@@ -21,6 +21,8 @@ urlpatterns = [
     path("works/<str:slug>/juan/<num:number>/collate/", cached_page(views.juan_collation, reads=COLLATION, many={"with"}, values=KNOWN), name="juan"),
     path("works/<str:slug>/juan/<num:number>/<num:position>/collate/", cached_page(views.section_collation, reads=COLLATION, many={"with"}, values=KNOWN),
          name="section"),
+    path("works/<str:slug>/juan/<num:number>/layers/", cached_page(views.layer_check, reads={"with"}, many={"with"}),
+         name="layers"),
     path("works/<str:slug>/juan/<num:number>/quotations/", cached_page(views.quotation_map, reads=()), name="quotations"),
     path("parallels/", cached_page(views.span_parallels, reads=("text", "from", "section")), name="parallels"),
 ]

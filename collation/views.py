@@ -25,6 +25,7 @@ from reader.stamp import corpus_version
 from search.backends import get_search_backend
 
 from .align import CLASS_NAMES, CLASSES
+from .juanlayers import chosen_references, juan_json, references_of
 from .parallels import MIN_SPAN, find_parallels, other_works, section_main_text, segments
 from .presentation import omitted_by, piece_views, sigla, varied_heading
 from .quotations import juan_parallels, main_text_chars
@@ -48,6 +49,14 @@ def witnesses_from_request(request, edition) -> tuple[list, list, list[str]]:
 def _collation_page(request, slug, number, positions=None):
     juan = juan_by_slug(slug, number)
     chosen, others, unknown = witnesses_from_request(request, juan.edition)
+    references = [r for r in references_of(juan.edition) if unknown and (r.edition.slug in unknown
+                                                                          or str(r.edition.pk) in unknown)]
+    if unknown and len(references) == len(set(unknown)):
+        # another work, the classic this edition comments on: not collated, its layers checked
+        return render(request, "collation/collation.html", {
+            "work": juan.work, "edition": juan.edition, "juan": juan, "chosen": [], "others": others,
+            "hide_glyphs": False, "sections": [], "counts": [], "single": False,
+            "display": display_from_request(request)[0], "references": references})
     if unknown:  # a mistyped link: say so, rather than collate against nothing and show no variant
         names = "、".join(e.slug for e in others) or "無"
         if any(not w.strip() for w in unknown):  # ?with= names nobody: the parameter is empty
@@ -121,6 +130,29 @@ def juan_collation(request, slug, number):
 def section_collation(request, slug, number, position):
     """``/works/<slug>/juan/<n>/<position>/collate/``: one section collated."""
     return _collation_page(request, slug, number, [position])
+
+
+def layer_check(request, slug, number):
+    """``/works/<slug>/juan/<n>/layers/?with=<slug>``: the juan's 層次核對 against the references
+    of its classic the library holds (``collation.juanlayers``; all of them, or those ``with``
+    names): for each, the share of the reference's classic stored as classic here, of its
+    commentary stored as commentary, and every place where they differ, linked to its section.
+    404 for an edition with no reference held; 400 naming the references for a ``with`` that
+    names none of them."""
+    juan = juan_by_slug(slug, number)
+    chosen, found, unknown = chosen_references(juan.edition, request.GET.getlist("with"))
+    context = {"work": juan.work, "edition": juan.edition, "juan": juan, "found": found}
+    if not found:
+        context["error"] = (f"{juan.work.title}不是注釋之書，或本館無其經文之他本，無可核對層次"
+                            f" (no other edition of this book's classic is held to check its layers against)")
+        return render(request, "collation/layer_check.html", context, status=404)
+    if unknown:
+        names = "、".join(r.edition.slug for r in found)
+        context["error"] = (f"「{'、'.join(unknown)}」不是{juan.work.title}之經的他本（可核對：{names}）"
+                            f" (not an edition of the classic of {juan.work.title}: {', '.join(unknown)})")
+        return render(request, "collation/layer_check.html", context, status=400)
+    context["check"], context["params"] = juan_json(juan, chosen), request.GET.urlencode()
+    return render(request, "collation/layer_check.html", context)
 
 
 def _section_of(key: str):

@@ -16,6 +16,7 @@ from django.views.decorators.vary import vary_on_cookie
 
 from characters import dictionary as chars
 from collation.parallels import MIN_SPAN, find_parallels, other_works, segments
+from collation.juanlayers import references_of
 from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config.api_errors import PastLastPage
@@ -284,6 +285,8 @@ def _reading(request, template, juan, chapters, context, layers=None):
     response = render(request, template, {
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
         "several_editions": len(editions) > 1, "collatable": holds_counterpart(juan, others),
+        # 層次核對 where the library holds another edition of the classic this one comments on
+        "layer_references": references_of(juan.edition) if template == "reader/juan.html" else [],
         "text_lang": display.text_lang(juan.edition.script),
         "display": display, "controls": display_controls(request, display, explicit, present,
                                                          keep=kept_parameters(request, page=True),

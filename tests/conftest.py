@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from collation import juanlayers as juan_layer_checks
 from config.kept_work import forget_all
 from config.running import heavy as heavy_requests
 
@@ -84,6 +85,7 @@ def _no_kept_work_carried_over():
     a result kept from one test's rows would answer another test's."""
     yield
     forget_all()
+    juan_layer_checks.forget()
 
 
 @pytest.fixture(autouse=True)

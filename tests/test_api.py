@@ -259,13 +259,14 @@ def test_openapi_schema_and_offline_docs(client, db):
     assert sorted(schema["paths"]) == [
         "/api/", "/api/classes/", "/api/classes/{code}/works/", "/api/editions/{id}/", "/api/editions/{id}/export/{kind}/", "/api/editions/{id}/juans/{number}/",
         "/api/editions/{id}/juans/{number}/collation/", "/api/editions/{id}/juans/{number}/collation/{kind}/",
-        "/api/editions/{id}/juans/{number}/export/{kind}/", "/api/editions/{id}/juans/{number}/sections/{position}/",
+        "/api/editions/{id}/juans/{number}/export/{kind}/", "/api/editions/{id}/juans/{number}/layer-check/",
+        "/api/editions/{id}/juans/{number}/sections/{position}/",
         "/api/editions/{id}/juans/{number}/sections/{position}/notes/",
         "/api/editions/{id}/juans/{number}/sections/{position}/parallels/", "/api/parallels/",
         "/api/search/", "/api/search/distribution/", "/api/search/export/{kind}/", "/api/works/", "/api/works/{id}/", "/api/works/{id}/export/{kind}/",
         "/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/{number}/collation/",
         "/api/works/{id}/juans/{number}/collation/{kind}/", "/api/works/{id}/juans/{number}/export/{kind}/",
-        "/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/{number}/sections/{position}/notes/",
+        "/api/works/{id}/juans/{number}/layer-check/", "/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/{number}/sections/{position}/notes/",
         "/api/works/{id}/juans/{number}/sections/{position}/parallels/",
         "/chars/{char}/", "/corrections/annotations/{slug}.jsonld",  # JSON outside /api/ (api.outside_routes)
         "/search/juan-labels/",
@@ -517,7 +518,7 @@ def test_the_browsable_apis_descriptions_show_no_rst_markup(client, db):
 
     described = {cls for cls in (getattr(v, "cls", None) for v in views(get_resolver().url_patterns))
                  if cls and cls.__module__.startswith("api.")}
-    assert len(described) == 21 and [c.__name__ for c in described if "``" in (c.__doc__ or "")] == []
+    assert len(described) == 22 and [c.__name__ for c in described if "``" in (c.__doc__ or "")] == []
 
 
 def test_the_notes_of_a_book_printing_its_commentary_full_size(db, client):

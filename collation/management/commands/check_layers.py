@@ -8,7 +8,10 @@ nothing stored) or the slug of a stored edition. Several REFERENCEs are independ
 of one classic: each is measured, judged with the others (``layercheck.check``: what they
 print otherwise, one full size and another small, is not counted); the edition's front matter
 takes part only when one of them has front matter too (``layercheck.FRONT_MATTER``). ``--shared`` runs every
-pair of ``../shared/corpus`` (``layercheck.PAIRS``) and prints one table row per pair.
+pair of ``../shared/corpus`` (``layercheck.PAIRS``) and prints one table row per pair. ``--juan N``
+prints the figures and places of the edition's juan N only (the stored juan numbered N, or the
+Kanripo file numbered N), out of the same alignment of the whole edition: what a juan's 層次核對
+page shows (``collation.juanlayers``).
 """
 from __future__ import annotations
 
@@ -18,18 +21,10 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from collation.layercheck import PAIRS, Result, check
+from collation.layercheck import PAIRS, Result, check, check_by_juan, juan_result, percent
 from collation.layersources import edition_stream, reference_stream
 
 SHARED = Path(settings.BASE_DIR).parent / "shared" / "corpus"
-
-
-def percent(share: float | None) -> str:
-    """``99.62 %`` (two decimals, rounded down so a figure never reads as meeting a target
-    it misses), or ``—`` when nothing was aligned."""
-    if share is None:
-        return "—"
-    return f"{int(share * 10000) / 100:.2f} %"
 
 
 def row(edition: str, reference: str, res: Result) -> str:
@@ -58,13 +53,14 @@ class Command(BaseCommand):
             "worst places.")
 
     def add_arguments(self, parser):
-        """``edition``, ``reference…``, ``--shared``, ``--worst N``."""
+        """``edition``, ``reference…``, ``--shared``, ``--worst N``, ``--juan N``."""
         parser.add_argument("edition", nargs="?", help="the commentary edition: folder, file or stored slug")
         parser.add_argument("reference", nargs="*",
                             help="the reference edition(s): each measured, judged with the others")
         parser.add_argument("--shared", action="store_true",
                             help="every pair of ../shared/corpus (SOURCES.md, kanripo-references) as a table")
         parser.add_argument("--worst", type=int, default=10, help="how many places to print (default 10)")
+        parser.add_argument("--juan", type=int, help="the figures and places of the edition's juan N only")
 
     def handle(self, *args, **opts):
         """Measure the edition against each reference (judged with the others), or every pair of ``PAIRS`` with
@@ -78,10 +74,15 @@ class Command(BaseCommand):
             ed = edition_stream(opts["edition"], front_matter=any(ref.front_matter for ref in refs))
         except LookupError as exc:
             raise CommandError(str(exc)) from exc
+        juan = opts["juan"]
         for k, (source, ref) in enumerate(zip(opts["reference"], refs)):
             others = opts["reference"][:k] + opts["reference"][k + 1:]
-            res = check(ed, ref, worst=opts["worst"], judges=refs[:k] + refs[k + 1:])
-            self.report(opts["edition"], source, res, others)
+            judges = refs[:k] + refs[k + 1:]
+            if juan is None:
+                res = check(ed, ref, worst=opts["worst"], judges=judges)
+            else:
+                res = juan_result(check_by_juan(ed, ref, worst=opts["worst"], judges=judges), juan)
+            self.report(opts["edition"] + ("" if juan is None else f" juan {juan}"), source, res, others)
 
     def report(self, edition: str, reference: str, res: Result, judges=()) -> None:
         """Write one pair's figures (shares, counts in characters) and its worst places to stdout."""

@@ -1,0 +1,178 @@
+"""The layer check of one stored juan (層次核對): how much of a reference edition's classic the
+juan stores as classic, and where the two differ, for the juan page, its 層次核對 page and the
+API (``collation.layercheck``, the alignment ``manage.py check_layers`` runs).
+
+A *reference* of a commentary edition is another edition the library holds of the classic it
+comments on: an edition of the work the catalogue names as that classic
+(``reader.catalogue_writers.classic_title``: 論語注疏 → 論語, 春秋穀梁傳注疏 → 春秋穀梁傳), or the
+reference the shared pairs give its Kanripo text (``layercheck.PAIRS``: 周禮注疏 → 周禮句解, judged
+with the 四部叢刊 周禮 when the library holds it too). The two are separate works, so the
+collation (校勘, the editions of one work) does not compare them.
+
+The check aligns the whole stored edition with the whole reference, as ``check_layers EDITION
+REFERENCE`` does with their slugs, and counts each juan's part (``layercheck.check_by_juan``): a
+juan's figures are what ``check_layers EDITION REFERENCE --juan N`` prints, and the juans'
+figures sum to the edition's. The texts are the stored ones, as imported (accepted corrections
+are an overlay the check does not read). One alignment serves every juan of the edition: it is
+kept in process memory (``KEPT`` pairs, the newest) under the two editions' stamps
+(``edition_stamp``), so a change to either is measured again.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max
+from django.urls import reverse
+
+from reader.catalogue_writers import classic_title
+from reader.models import Edition, Juan
+
+from .layercheck import PAIRS, Result, check_by_juan, juan_result, percent
+from .layersources import edition_stream, reference_stream
+
+#: How many (edition, reference) checks a process keeps (each holds its juans' figures and places).
+KEPT = 8
+
+
+@dataclass
+class Reference:
+    """A reference of an edition's classic the library holds: ``edition`` (an ``Edition``) and
+    ``judges``, other held references of the same classic that judge it (``layercheck.check``)."""
+
+    edition: Edition
+    judges: list[Edition] = field(default_factory=list)
+
+
+def references_of(edition: Edition) -> list[Reference]:
+    """The references of ``edition``'s classic the library holds (see the module docstring), the
+    shared pairs' first (in ``PAIRS`` order), then the editions of the classic's work by id; none
+    of ``edition``'s own work. [] for an edition of no commentary title and no pair."""
+    found: dict[int, Reference] = {}
+    own = edition.kanripo_id or edition.slug
+    for ed_folder, ref_folder, *judge_folders in PAIRS:
+        if ed_folder.rsplit("/", 1)[-1] != own:
+            continue
+        wanted = [ref_folder.rsplit("/", 1)[-1]] + [j.rsplit("/", 1)[-1] for j in judge_folders]
+        held = {e.kanripo_id: e for e in Edition.objects.filter(kanripo_id__in=wanted).exclude(work=edition.work_id)
+                .select_related("work").order_by("id")}
+        ref = held.get(wanted[0])
+        if ref is not None and ref.pk not in found:
+            found[ref.pk] = Reference(ref, [held[k] for k in wanted[1:] if k in held])
+    classic = classic_title(edition.work.title)
+    if classic:
+        for ref in Edition.objects.filter(work__title=classic).exclude(work=edition.work_id).select_related("work") \
+                .order_by("id"):
+            found.setdefault(ref.pk, Reference(ref))
+    return list(found.values())
+
+
+def edition_stamp(edition: Edition) -> tuple[int, int]:
+    """``(juans, newest juan version)`` of ``edition``: it changes whenever a juan of it is
+    written, added or removed (``Juan.version`` is drawn anew on every write, never reused)."""
+    row = Juan.objects.filter(edition=edition).aggregate(n=Count("id"), v=Max("version"))
+    return row["n"], row["v"] or 0
+
+
+_kept: OrderedDict = OrderedDict()
+_lock = threading.Lock()
+
+
+def _checked(edition: Edition, reference: Reference) -> dict[int | None, Result]:
+    """``check_by_juan`` of ``edition`` against ``reference`` (every place kept), from ``_kept``
+    when the stamps are unchanged."""
+    editions = [edition, reference.edition, *reference.judges]
+    key = tuple((e.pk, edition_stamp(e)) for e in editions)
+    with _lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
+    ref = reference_stream(reference.edition.slug)
+    judges = [reference_stream(j.slug) for j in reference.judges]
+    ed = edition_stream(edition.slug, front_matter=any(r.front_matter for r in [ref, *judges]))
+    results = check_by_juan(ed, ref, worst=None, judges=judges)
+    with _lock:
+        _kept[key] = results
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return results
+
+
+def juan_check(juan: Juan, reference: Reference) -> Result:
+    """The layer check of ``juan`` against ``reference`` (see the module docstring): a ``Result``
+    whose ``*_aligned``, ``*_ok``, ``disputed``, ``other_commentary`` and places (all of them,
+    largest first) are the juan's, ``*_total`` the whole reference's."""
+    return juan_result(_checked(juan.edition, reference), juan.number)
+
+
+#: What each kind of place says (``layercheck.Place.kind``).
+PLACE_KINDS = {"classic": ("classic stored otherwise", "他本之經，此本存為注等"),
+               "commentary": ("commentary stored as classic", "他本之注，此本存為經")}
+
+
+def _edition_json(edition: Edition) -> dict:
+    return {"id": edition.pk, "slug": edition.slug, "work": edition.work.title, "name": edition.name}
+
+
+def command(juan: Juan, reference: Reference) -> str:
+    """The ``check_layers`` command that prints ``juan``'s figures against ``reference``."""
+    slugs = " ".join(e.slug for e in [juan.edition, reference.edition, *reference.judges])
+    return f"manage.py check_layers {slugs} --juan {juan.number}"
+
+
+def to_json(juan: Juan, reference: Reference, res: Result) -> dict:
+    """One reference's check of ``juan`` (``juan_check``) as the API gives it and the page shows
+    it: the reference and its judges (id, slug, work title, edition name); ``classic``: reference
+    classic characters aligned with this juan, of them stored as classic, the share as
+    ``check_layers`` prints it and the whole reference's classic; ``commentary`` the same for
+    its notes (stored as 注 or 音義); the characters not counted (notes by another commentator,
+    ``other_commentary``; what the judges print otherwise, ``disputed``); every place, largest
+    first: ``kind`` (``classic``: the reference's classic stored otherwise here; ``commentary``:
+    its commentary stored as classic here), ``what`` (English, Chinese), ``characters``, the
+    section's ``position`` and ``url``, and the two texts around it (``edition``: layers other
+    than the classic in 〔…〕; ``reference``: small print in (…)); ``command``, the
+    ``check_layers`` command that prints the same figures."""
+    places = []
+    for p in res.places:
+        url = reverse("reader:section", args=[juan.edition.slug, juan.number, p.section]) if p.section else None
+        places.append({"kind": p.kind, "what": list(PLACE_KINDS[p.kind]), "characters": p.chars,
+                       "section": p.section, "url": url, "edition": p.edition, "reference": p.reference})
+    return {
+        "reference": _edition_json(reference.edition),
+        "judges": [_edition_json(e) for e in reference.judges],
+        "classic": {"aligned": res.classic_aligned, "stored_as_classic": res.classic_ok,
+                    "share": percent(res.classic_share), "in_reference": res.classic_total},
+        "commentary": {"aligned": res.commentary_aligned, "stored_as_commentary": res.commentary_ok,
+                       "share": percent(res.commentary_share), "in_reference": res.commentary_total},
+        "not_counted": {"other_commentary": res.other_commentary, "other_commentators": list(res.other_names),
+                        "disputed": res.disputed},
+        "places": places,
+        "command": command(juan, reference),
+    }
+
+
+def juan_json(juan: Juan, references: list[Reference]) -> dict:
+    """The 層次核對 of ``juan`` against each of ``references`` (``to_json``), with the edition
+    and the juan: ``{"edition": {…}, "juan": {"number", "label", "url"}, "references": […]}``."""
+    return {"edition": _edition_json(juan.edition),
+            "juan": {"number": juan.number, "label": juan.display_label, "url": juan.get_absolute_url()},
+            "references": [to_json(juan, ref, juan_check(juan, ref)) for ref in references]}
+
+
+def chosen_references(edition: Edition, wanted: list[str]) -> tuple[list[Reference], list[Reference], list[str]]:
+    """``(chosen, all, unknown)``: the references of ``edition`` (``references_of``) named by
+    ``wanted`` (slugs or ids; all of them when it names none) and the values naming none."""
+    found = references_of(edition)
+    wanted = [w for w in wanted if w.strip()]
+    if not wanted:
+        return found, found, []
+    known = {r.edition.slug for r in found} | {str(r.edition.pk) for r in found}
+    chosen = [r for r in found if r.edition.slug in wanted or str(r.edition.pk) in wanted]
+    return chosen, found, [w for w in wanted if w not in known]
+
+
+def forget() -> None:
+    """Drop every kept check (tests; the stamps make it needless otherwise)."""
+    with _lock:
+        _kept.clear()

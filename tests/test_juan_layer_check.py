@@ -1,0 +1,165 @@
+"""A juan's 層次核對 (``collation.juanlayers``): the page ``/works/<slug>/juan/<n>/layers/``, the
+API's ``…/juans/<n>/layer-check/``, the juan page's link and the collation page's offer, on
+論語注疏 卷四 (里仁第四, ``KR1h0007_004.txt``) against 論語 四部叢刊 卷二 (八佾第三 and 里仁第四,
+``KR1h0005_002.txt``), a shared pair (issue 27): the figures are those ``check_layers`` prints for
+the two files, and for the two stored editions with ``--juan 4``.
+"""
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from collation import juanlayers
+from collation.juanlayers import Reference, edition_stamp, juan_check, references_of
+from reader.importers.loader import import_file
+from reader.models import Edition, Juan
+
+from .conftest import SHARED
+
+CORPUS = SHARED / "corpus"
+EDITION_FILE = CORPUS / "kanripo-jingbu" / "KR1h0007" / "KR1h0007_004.txt"
+REFERENCE_FILE = CORPUS / "kanripo-references" / "KR1h0005" / "KR1h0005_002.txt"
+
+#: What ``check_layers`` prints for the pair (files or stored editions): the page's figures.
+FIGURES = [
+    "  classic stored as classic:        99.58 % (475 of 477 aligned; 1,194 in the reference)",
+    "  commentary stored as commentary:  100.00 % (472 of 472 aligned; 2,209 in the reference)",
+    "  worst places (edition: layers other than the classic in 〔…〕; reference: small print in (…)):",
+    "      2  classic stored otherwise  KR1h0007_004.txt:105",
+    "         edition:   行〔何注：孔曰放依也每事依利而行多怨孔曰取怨之道〕子曰能以禮讓",
+    "         reference: (國曰放依也每事依利而行也)多怨(孔安國曰取怨之道也)子曰能",
+]
+
+
+def run(*args) -> list[str]:
+    out = StringIO()
+    call_command("check_layers", *args, stdout=out)
+    return out.getvalue().splitlines()
+
+
+@pytest.fixture
+def pair(db):
+    """論語注疏 卷四 and 論語 四部叢刊 卷二, stored: the juan of 論語注疏."""
+    juan = import_file(EDITION_FILE).juan
+    import_file(REFERENCE_FILE)
+    return Juan.objects.select_related("work", "edition").get(pk=juan.pk)
+
+
+def test_the_files_give_the_figures():
+    # the same pair read from its files: the whole edition (one file) and its juan 4 alike
+    assert run(str(EDITION_FILE), str(REFERENCE_FILE))[1:] == FIGURES
+    assert run(str(EDITION_FILE), str(REFERENCE_FILE), "--juan", "4")[1:] == FIGURES
+    assert run(str(EDITION_FILE), str(REFERENCE_FILE), "--juan", "3")[1:] == [
+        "  classic stored as classic:        — (0 of 0 aligned; 1,194 in the reference)",
+        "  commentary stored as commentary:  — (0 of 0 aligned; 2,209 in the reference)",
+    ]
+
+
+def test_the_reference_is_the_work_the_catalogue_names_as_the_classic(pair):
+    refs = references_of(pair.edition)
+    assert [(r.edition.slug, r.edition.work.title, r.judges) for r in refs] == [("KR1h0005", "論語", [])]
+    # the classic itself is no commentary edition: nothing to check it against
+    assert references_of(Edition.objects.get(slug="KR1h0005")) == []
+
+
+def test_the_api_payload_whole(pair, client):
+    response = client.get(f"/api/editions/{pair.edition_id}/juans/4/layer-check/")
+    assert response.status_code == 200
+    ref = Edition.objects.get(slug="KR1h0005")
+    assert response.json() == {
+        "edition": {"id": pair.edition_id, "slug": "KR1h0007", "work": "論語注疏", "name": "四庫全書・文淵閣本"},
+        "juan": {"number": 4, "label": "卷四", "url": "/works/KR1h0007/juan/4/"},
+        "references": [{
+            "reference": {"id": ref.pk, "slug": "KR1h0005", "work": "論語", "name": "四部叢刊本"},
+            "judges": [],
+            "classic": {"aligned": 477, "stored_as_classic": 475, "share": "99.58 %", "in_reference": 1194},
+            "commentary": {"aligned": 472, "stored_as_commentary": 472, "share": "100.00 %", "in_reference": 2209},
+            "not_counted": {"other_commentary": 0, "other_commentators": [], "disputed": 0},
+            "places": [{
+                "kind": "classic", "what": ["classic stored otherwise", "他本之經，此本存為注等"], "characters": 2,
+                "section": 2, "url": "/works/KR1h0007/juan/4/2/",
+                "edition": "行〔何注：孔曰放依也每事依利而行多怨孔曰取怨之道〕子曰能以禮讓",
+                "reference": "(國曰放依也每事依利而行也)多怨(孔安國曰取怨之道也)子曰能",
+            }],
+            "command": "manage.py check_layers KR1h0007 KR1h0005 --juan 4",
+        }],
+    }
+    # the command it names prints the same figures and place (named by its stored section)
+    assert run("KR1h0007", "KR1h0005", "--juan", "4") == [
+        "KR1h0007 juan 4 against KR1h0005", *FIGURES[:3],
+        "      2  classic stored otherwise  KR1h0007 卷四 §2", *FIGURES[4:]]
+    # the work's address reads its default edition; by slug too; a reference named by slug
+    assert client.get(f"/api/works/{pair.work_id}/juans/4/layer-check/?with=KR1h0005").json() == response.json()
+    # a name that is no reference: 400 naming those there are; the classic's own juan: none held, none listed
+    bad = client.get(f"/api/editions/{pair.edition_id}/juans/4/layer-check/?with=KR1h0003")
+    assert bad.status_code == 400
+    assert "「KR1h0003」不是論語注疏之經的他本（可核對：KR1h0005）" in bad.json()["with"][0]
+    none = client.get(f"/api/editions/{ref.pk}/juans/2/layer-check/")
+    assert none.status_code == 200
+    assert none.json() == {"edition": {"id": ref.pk, "slug": "KR1h0005", "work": "論語", "name": "四部叢刊本"},
+                           "juan": {"number": 2, "label": "卷第二", "url": "/works/KR1h0005/juan/2/"}, "references": []}
+
+
+def test_the_page_shows_the_figures_and_links_each_place(pair, client):
+    response = client.get("/works/KR1h0007/juan/4/layers/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert ('<tbody><tr><th scope="row">經（大字）</th><td>477</td><td>475</td><td>99.58 %</td></tr>\n'
+            '<tr><th scope="row">注（小字）</th><td>472</td><td>472</td><td>100.00 %</td></tr></tbody>') in html
+    assert "<h3 id=\"places-" in html and "不合之處 1 處</h3>" in html
+    assert ('<strong>他本之經，此本存為注等</strong> <span lang="en">(classic stored otherwise)</span>，2 字，'
+            '<a href="/works/KR1h0007/juan/4/2/">第 2 節</a>') in html
+    assert "<code>manage.py check_layers KR1h0007 KR1h0005 --juan 4</code>" in html
+    # a juan of the classic's work has no reference: said, 404; a name that is none: 400
+    missing = client.get("/works/KR1h0005/juan/2/layers/")
+    assert missing.status_code == 404 and "無可核對層次" in missing.content.decode()
+    wrong = client.get("/works/KR1h0007/juan/4/layers/?with=nothing")
+    assert wrong.status_code == 400 and "「nothing」不是論語注疏之經的他本（可核對：KR1h0005）" in wrong.content.decode()
+
+
+def test_the_juan_page_links_it_only_where_a_reference_is_held(pair, client):
+    link = '<a href="/works/KR1h0007/juan/4/layers/">層次核對</a>（經、注之分對照論語）'
+    assert link in client.get("/works/KR1h0007/juan/4/").content.decode()
+    assert "層次核對" not in client.get("/works/KR1h0005/juan/2/").content.decode()
+
+
+def test_the_collation_offers_it_for_the_classic_instead_of_no_such_edition(pair, client):
+    response = client.get("/works/KR1h0007/juan/4/collate/?with=KR1h0005")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "沒有「KR1h0005」這個版本" not in html
+    assert ('論語（四部叢刊本）是論語注疏所注之經的他本，另為一書，不與本書逐字對校；本卷經、注之分與之相合幾何，見'
+            '<a href="/works/KR1h0007/juan/4/layers/?with=KR1h0005">層次核對</a>。') in html
+    # a name that is neither an edition of the work nor a reference is still refused
+    assert client.get("/works/KR1h0007/juan/4/collate/?with=KR1h0003").status_code == 400
+
+
+def test_one_alignment_serves_the_pair_until_either_edition_changes(pair, monkeypatch):
+    calls = []
+    real = juanlayers.check_by_juan
+    monkeypatch.setattr(juanlayers, "check_by_juan", lambda *a, **k: calls.append(1) or real(*a, **k))
+    ref = references_of(pair.edition)[0]
+    assert juan_check(pair, ref).classic_ok == 475
+    assert juan_check(pair, ref).classic_ok == 475
+    assert len(calls) == 1
+    before = edition_stamp(ref.edition)
+    import_file(REFERENCE_FILE)  # written again: a new version, so a new stamp
+    assert edition_stamp(ref.edition) != before
+    assert juan_check(pair, Reference(Edition.objects.get(slug="KR1h0005"))).classic_ok == 475
+    assert len(calls) == 2
+
+
+@pytest.mark.django_db
+def test_the_shared_pairs_name_a_reference_and_its_judges():
+    # 周禮注疏 (KR1d0003): 周禮句解 (KR1d0012) judged with the 四部叢刊 周禮 (KR1d0002), then that 周禮
+    # alone, as ``layercheck.PAIRS`` gives them; the 周禮 is also the work its title names as its classic
+    from reader.models import Work
+
+    def edition(title, kanripo_id):
+        work = Work.objects.create(title=title, slug=kanripo_id, kanripo_id=kanripo_id)
+        return Edition.objects.create(work=work, slug=kanripo_id, kanripo_id=kanripo_id)
+
+    zhushu, jujie, sbck = edition("周禮注疏", "KR1d0003"), edition("周禮句解", "KR1d0012"), edition("周禮", "KR1d0002")
+    assert [(r.edition, r.judges) for r in references_of(zhushu)] == [(jujie, [sbck]), (sbck, [])]
+    sbck.work.delete()
+    assert [(r.edition, r.judges) for r in references_of(Edition.objects.get(pk=zhushu.pk))] == [(jujie, [])]
