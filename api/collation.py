@@ -116,7 +116,7 @@ class LayerCheckView(APIView):
         responses=OpenApiTypes.OBJECT)
     def get(self, request, number, **kwargs):
         juan = _juan({**kwargs, "number": number})
-        chosen, found, unknown = chosen_references(juan.edition, request.query_params.getlist("with"))
+        chosen, found, unknown = chosen_references(juan, request.query_params.getlist("with"))
         if unknown:
             names = "、".join(r.edition.slug for r in found)
             raise ValidationError({"with": [bilingual(f"「{'、'.join(unknown)}」不是{juan.work.title}之經的他本（可核對：{names}）",

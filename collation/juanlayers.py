@@ -45,10 +45,13 @@ class Reference:
     judges: list[Edition] = field(default_factory=list)
 
 
-def references_of(edition: Edition) -> list[Reference]:
+def references_of(edition: Edition, work=None) -> list[Reference]:
     """The references of ``edition``'s classic the library holds (see the module docstring), the
     shared pairs' first (in ``PAIRS`` order), then the editions of the classic's work by id; none
-    of ``edition``'s own work. [] for an edition of no commentary title and no pair."""
+    of ``edition``'s own work. [] for an edition of no commentary title and no pair. ``work``:
+    the edition's work when the caller has it (no query for it); a book whose title names no
+    classic and whose Kanripo text is in no pair costs no query."""
+    work = work or edition.work
     found: dict[int, Reference] = {}
     own = edition.kanripo_id or edition.slug
     for ed_folder, ref_folder, *judge_folders in PAIRS:
@@ -60,7 +63,7 @@ def references_of(edition: Edition) -> list[Reference]:
         ref = held.get(wanted[0])
         if ref is not None and ref.pk not in found:
             found[ref.pk] = Reference(ref, [held[k] for k in wanted[1:] if k in held])
-    classic = classic_title(edition.work.title)
+    classic = classic_title(work.title)
     if classic:
         for ref in Edition.objects.filter(work__title=classic).exclude(work=edition.work_id).select_related("work") \
                 .order_by("id"):
@@ -160,10 +163,10 @@ def juan_json(juan: Juan, references: list[Reference]) -> dict:
             "references": [to_json(juan, ref, juan_check(juan, ref)) for ref in references]}
 
 
-def chosen_references(edition: Edition, wanted: list[str]) -> tuple[list[Reference], list[Reference], list[str]]:
-    """``(chosen, all, unknown)``: the references of ``edition`` (``references_of``) named by
-    ``wanted`` (slugs or ids; all of them when it names none) and the values naming none."""
-    found = references_of(edition)
+def chosen_references(juan: Juan, wanted: list[str]) -> tuple[list[Reference], list[Reference], list[str]]:
+    """``(chosen, all, unknown)``: the references of ``juan``'s edition (``references_of``) named
+    by ``wanted`` (slugs or ids; all of them when it names none) and the values naming none."""
+    found = references_of(juan.edition, juan.work)
     wanted = [w for w in wanted if w.strip()]
     if not wanted:
         return found, found, []

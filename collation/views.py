@@ -49,8 +49,8 @@ def witnesses_from_request(request, edition) -> tuple[list, list, list[str]]:
 def _collation_page(request, slug, number, positions=None):
     juan = juan_by_slug(slug, number)
     chosen, others, unknown = witnesses_from_request(request, juan.edition)
-    references = [r for r in references_of(juan.edition) if unknown and (r.edition.slug in unknown
-                                                                          or str(r.edition.pk) in unknown)]
+    references = [r for r in references_of(juan.edition, juan.work)
+                  if r.edition.slug in unknown or str(r.edition.pk) in unknown] if unknown else []
     if unknown and len(references) == len(set(unknown)):
         # another work, the classic this edition comments on: not collated, its layers checked
         return render(request, "collation/collation.html", {
@@ -140,7 +140,7 @@ def layer_check(request, slug, number):
     404 for an edition with no reference held; 400 naming the references for a ``with`` that
     names none of them."""
     juan = juan_by_slug(slug, number)
-    chosen, found, unknown = chosen_references(juan.edition, request.GET.getlist("with"))
+    chosen, found, unknown = chosen_references(juan, request.GET.getlist("with"))
     context = {"work": juan.work, "edition": juan.edition, "juan": juan, "found": found}
     if not found:
         context["error"] = (f"{juan.work.title}不是注釋之書，或本館無其經文之他本，無可核對層次"

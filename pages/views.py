@@ -286,7 +286,7 @@ def _reading(request, template, juan, chapters, context, layers=None):
         "work": juan.work, "edition": juan.edition, "juan": juan, "chapters": chapters, "highlight": highlight,
         "several_editions": len(editions) > 1, "collatable": holds_counterpart(juan, others),
         # 層次核對 where the library holds another edition of the classic this one comments on
-        "layer_references": references_of(juan.edition) if template == "reader/juan.html" else [],
+        "layer_references": references_of(juan.edition, juan.work) if template == "reader/juan.html" else [],
         "text_lang": display.text_lang(juan.edition.script),
         "display": display, "controls": display_controls(request, display, explicit, present,
                                                          keep=kept_parameters(request, page=True),
