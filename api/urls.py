@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularRedocView
 import config.converters  # noqa: F401 - registers <num:…>
 
 from config.cacheable import cached_page
-from search.forms import CANONICAL, MANY_VALUED, SEARCH_PARAMETERS
+from search.forms import CANONICAL, MANY_VALUED, ONE_VALUED, SEARCH_PARAMETERS
 
 from . import redirects, views
 from .catalogue import ClassList, ClassWorks
@@ -61,17 +61,17 @@ urlpatterns = [
     path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(WorkCollationExport.as_view(), reads=COLLATION, many={"with"}),
          name="work-collation-export"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
-         cached_page(SectionParallels.as_view(), reads=ONE), EDITION, name="edition-section-parallels"),
+         cached_page(SectionParallels.as_view(), reads=ONE | {"page"}), EDITION, name="edition-section-parallels"),
     path("works/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
-         cached_page(SectionParallels.as_view(), reads=ONE), name="section-parallels"),
-    path("parallels/", cached_page(SpanParallels.as_view(), reads=ONE | {"text"}), name="parallels"),
+         cached_page(SectionParallels.as_view(), reads=ONE | {"page"}), name="section-parallels"),
+    path("parallels/", cached_page(SpanParallels.as_view(), reads=ONE | {"text", "page"}), name="parallels"),
     path("search/", cached_page(views.SearchView.as_view(), reads=SEARCH | {"page", "page_size"}, many=MANY_VALUED,
-                                canonical=CANONICAL), name="search"),
+                                canonical=CANONICAL, one=ONE_VALUED), name="search"),
     path("classes/", cached_page(ClassList.as_view(), reads=LIST), name="class-list"),
     path("classes/<str:code>/works/", cached_page(ClassWorks.as_view(), reads=LIST | {"shu"}), name="class-works"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view(), reads=SEARCH | {"group"}, many=MANY_VALUED,
-                                                          canonical=CANONICAL), name="search-distribution"),
+                                                          canonical=CANONICAL, one=ONE_VALUED), name="search-distribution"),
     # A work or edition named by its slug, as on the reading pages: redirected to its id (api.redirects).
     path("works/<str:slug>/", redirects.work_by_slug),
     path("works/<str:slug>/<path:rest>", redirects.work_by_slug),

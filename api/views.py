@@ -70,11 +70,11 @@ SEARCH_PARAMETERS = [
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
         "simplified forms (大射仪 → 大射儀).")),
     OpenApiParameter("work", str, description=(
-        "work id or slug (see /api/works/): all its editions; an id or slug that is now an edition's (of a work "
+        "work id or slug (see /api/works/), one or more, repeated or comma-separated (any of them): all its editions; an id or slug that is now an edition's (of a work "
         "that has several) is taken as that edition's. One that names nothing is a 400. Example: `1` or "
         "`禮書綱目`.")),
     OpenApiParameter("edition", str, description=(
-        "edition id or slug (see `editions` in /api/works/): one edition only. One that names nothing is a 400. "
+        "edition id or slug (see `editions` in /api/works/), one or more, repeated or comma-separated: those editions only (each narrowing its own work where `work` is given). One that names nothing is a 400. "
         "Example: `KR1d0086-WYG`.")),
     OpenApiParameter("class", {"type": "array", "items": {"type": "string"}}, style="form", explode=True,
                      description=("分類 (one or more, repeated or comma-separated): classes of Kanripo's catalogue, "
@@ -89,16 +89,16 @@ SEARCH_PARAMETERS = [
                                  "`commentator`) and the classic or main text of the works he wrote (撰, 著), with "
                                  "their unsigned notes where the work has no commentator"),
     OpenApiParameter("commentator", str, description=(
-        "注者: only the notes one commentator wrote, as the importer named him from the book's formulas "
+        "注者 (one or more, repeated or comma-separated: the notes of any of them): only the notes one commentator wrote, as the importer named him from the book's formulas "
         "(李善, 呂延濟, 裴駰 …: a note of 六臣註文選 is split at 善曰, 銑曰 …); the `commentator` of a result. "
         "A name is read as `author` reads one: a whole name by any of its spellings (范甯 is 范寧), else the "
         "people whose names begin with it (鄭 → 鄭玄), never a dynasty or role word. "
         "Example: `李善`.")),
     OpenApiParameter("juan", str, description=(
-        "the book's juan label, as the reading pages show it: 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "
+        "the book's juan label, as the reading pages show it (one or more, repeated or comma-separated: any of them; a numeral no book writes, 卷十十, is a 400): 卷十 (also 十 or 10), 卷首上, 序. For Kanripo works "
         "this is not the file number of the URLs (卷十 of KR1d0086 is /juans/12/). Within `work` if given. "
         "Example: `卷十`, `卷首上`.")),
-    OpenApiParameter("chapter", int, description="chapter id (see the juan endpoint). Example: `1` (大射儀)."),
+    OpenApiParameter("chapter", int, description="chapter id (see the juan endpoint), ASCII digits; one only (two different ones are a 400). Example: `1` (大射儀)."),
     OpenApiParameter("sort", str, enum=["text", "relevance", "after", "before"], description=(
         "文序 text order (default), 相關度 relevance, or the concordance sorts: after, by the characters after the "
         "match; before, by the characters before it read right to left (nearest first). Both compare up to 20 "
@@ -449,7 +449,7 @@ class SearchDistributionView(APIView):
     def get(self, request):
         group = request.query_params.get("group", "juan") or "juan"
         if group not in ("juan", "class"):
-            raise ValidationError({"group": [f"group must be juan or class, not {group!r}"]})
+            raise ValidationError({"group": [f"group 須為 juan 或 class (group must be juan or class, not {group[:20]!r})"]})
         _, results = _search(request)
         if group == "class":
             return _etagged(request, Response({"count": results.count, "passages": results.passages,

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from characters.clusters import clip
-from reader.numerals import NUMERAL_CHARS, chinese_to_int
+from reader.numerals import NUMERAL_CHARS, chinese_to_int, well_formed
 
 _LABEL = re.compile(rf"^(?:[卷巻]\s*)?(?:第|之)?\s*(?:(?P<num>[{NUMERAL_CHARS}]+)|(?P<head>首))"
                     r"\s*(?P<part>[上中下]?)\s*(?P<suffix>.*)$")
@@ -60,6 +60,15 @@ def parse_label(label: str) -> JuanLabel | None:
     if text[0] not in "卷巻":
         return None
     return JuanLabel(head=True, part=m["part"], suffix=m["suffix"].strip())
+
+
+def malformed_numeral(label: str) -> bool:
+    """Whether the typed ``label`` reads as a juan label whose numeral is not written as a book
+    writes a number (``reader.numerals.well_formed``: ``卷十十``, which ``chinese_to_int`` adds up
+    to 20 and ``matching_juans`` would take for 卷二十); a label without a numeral (``序``, ``卷首``)
+    or read as written is not."""
+    m = _LABEL.match((label or "").strip())
+    return bool(m and m["num"] is not None and not well_formed(m["num"]))
 
 
 def juan_labels_of(juan) -> list[JuanLabel | None]:

@@ -32,6 +32,33 @@ def chinese_to_int(numeral: str) -> int:
     return total + (digit or 0)
 
 
+def well_formed(numeral: str) -> bool:
+    """Whether ``numeral`` is written as a book writes a number, so that ``chinese_to_int``
+    reads the number meant: ASCII digits, digits alone (``〇一二``, positional), or units each
+    smaller than the one before, each with at most one digit before it (``二十``, ``一百二十三``,
+    ``十五``), a zero (〇, 零) only before a digit (``一百〇五``). ``十十`` (which ``chinese_to_int``
+    adds up to 20), ``二三十`` and ``十百`` are not."""
+    if not numeral:
+        return False
+    if numeral.isascii():
+        return numeral.isdigit()
+    if any(ch not in DIGITS and ch not in UNITS for ch in numeral):
+        return False
+    if not any(ch in UNITS for ch in numeral):
+        return True
+    last_unit, previous = None, None
+    for ch in numeral:
+        if ch in UNITS:
+            if (last_unit is not None and UNITS[ch] >= last_unit) or (previous is not None and DIGITS[previous] == 0):
+                return False
+            last_unit, previous = UNITS[ch], None
+        else:
+            if previous is not None and DIGITS[previous] != 0:
+                return False
+            previous = ch
+    return previous is None or DIGITS[previous] != 0
+
+
 def int_to_chinese(value: int) -> str:
     """The Chinese numeral of a juan number as titles write it: 10 → ``"十"``,
     15 → ``"十五"``, 20 → ``"二十"``, 105 → ``"一百〇五"``, 123 → ``"一百二十三"``, 0 → ``"〇"``.

@@ -58,23 +58,42 @@ def form_filters(params: list[tuple[str, str]], works: list[tuple[int, str]]) ->
     base = [(k, v) for k, v in params if k != "page"]
     names = {str(pk): name for pk, name in works}
     out = []
-    for key, value in base:
-        value = value.strip()
-        if key not in FORM_FILTERS or not value:
+    for key, given in base:
+        given = given.strip()
+        if key not in FORM_FILTERS or not given:
             continue
-        if key == "work":
-            name = names.get(value, value)
-        elif key == "chapter":
-            title = Chapter.objects.filter(pk=int(value)).values_list("title", flat=True).first() \
-                if value.isascii() and value.isdigit() and len(value) <= 9 else None
-            name = title or value
-        elif key == "layer":
-            name = _layer_name(value) or value
-        else:
-            name = value
-        out.append({"key": key, "label": FORM_FILTERS[key], "name": name[:50],
-                    "url": _query([(k, v) for k, v in base if (k, v.strip()) != (key, value)])})
+        # several values of one parameter, comma-separated (the 卷 field's 卷十,卷二), a chip each
+        for value in (_parts(given) if key in SEVERAL_IN_ONE else [given]):
+            if key == "work":
+                name = names.get(value, value)
+            elif key == "chapter":
+                title = Chapter.objects.filter(pk=int(value)).values_list("title", flat=True).first() \
+                    if value.isascii() and value.isdigit() and len(value) <= 9 else None
+                name = title or value
+            elif key == "layer":
+                name = _layer_name(value) or value
+            else:
+                name = value
+            out.append({"key": key, "label": FORM_FILTERS[key], "name": name[:50],
+                        "url": _query(_without_value(base, key, given, value))})
     return out
+
+
+#: The form's filters whose one parameter may hold several values, comma-separated (``search.forms.PlacesField``).
+SEVERAL_IN_ONE = ("work", "juan", "commentator")
+
+
+def _parts(value: str) -> list[str]:
+    return list(dict.fromkeys(x.strip() for x in value.replace("，", ",").split(",") if x.strip()))
+
+
+def _without_value(base, key: str, given: str, value: str) -> list[tuple[str, str]]:
+    """``base`` less ``value`` of the parameter ``key`` given as ``given`` (the rest of a
+    comma-separated ``given`` kept in its place)."""
+    if value == given:
+        return [(k, v) for k, v in base if (k, v.strip()) != (key, given)]
+    rest = ",".join(x for x in _parts(given) if x != value)
+    return [(k, rest if (k, v.strip()) == (key, given) else v) for k, v in base]
 
 
 def _count(pairs) -> int | None:

@@ -5,7 +5,7 @@ from django import forms
 
 from catalogue.catalogue import get_class
 from config.converters import whole_number
-from reader.juans import matching_juans
+from reader.juans import malformed_numeral, matching_juans
 from reader.models import Chapter, Edition, Juan, Work
 
 from .backends import SearchError, SearchQuery
@@ -13,7 +13,7 @@ from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .collected import both, commentator_filter
 from .facets import (editions_for, facet_table, typed_commentators, unfaceted_writer_counts, unknown_dynasties,
                      unknown_dynasty_message, written_by_for)
-from .query import canonical_query, invisible_only, invisible_query_message
+from .query import CONTROL, canonical_query, control_character_message, invisible_only, invisible_query_message
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
 
 #: The layer choices as the search page offers them (check boxes; none ticked: all), in
@@ -38,6 +38,22 @@ class StrictBooleanField(forms.Field):
         if text in FALSE_VALUES:
             return False
         raise forms.ValidationError(f"請用 on/off (expected on, off, true, false, 1 or 0; got {value!r})")
+
+
+class AsciiIntegerField(forms.IntegerField):
+    """A whole number written in ASCII digits (spaces around it allowed), as ``page`` and
+    ``page_size`` are read (``config.paging.page_number``): Django's ``IntegerField`` reads it
+    with ``int()``, which also takes full-width and other Unicode digits (``１５``) and a sign
+    (``+15``), no address writes them, and ``page=２`` was a 400 while ``context=１５`` was 15.
+    Anything else is the field's ``invalid`` error."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if not (text.isascii() and text.isdigit()) or len(text) > 18:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return int(text)
 
 
 class LayerField(forms.Field):
@@ -79,6 +95,30 @@ class ValuesField(forms.Field):
                                     if n.strip()))
         if len(names) > self.MAX_VALUES or any(len(n) > 50 for n in names):
             raise forms.ValidationError(f"過多或過長的篩選值 (at most {self.MAX_VALUES} values of 50 characters)")
+        return names
+
+
+class PlacesField(ValuesField):
+    """A filter of the search form that names places or people, one value or several (``work``,
+    ``edition``, ``juan``, ``commentator``): repeated (``work=KR2a0002&work=KR4h0002``),
+    comma-separated (``juan=卷一,卷十``) or both, read as ``ValuesField`` reads them and meaning
+    any of them (a union, as ``class``, ``dynasty`` and ``author`` do); at most ``MAX_VALUES``
+    values, each at most ``max_length`` characters (a work's or edition's id or slug, a juan's
+    label, a person's name)."""
+
+    def __init__(self, max_length: int = 50, **kwargs):
+        super().__init__(**kwargs)
+        self.max_length = max_length
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return ()
+        values = [value] if isinstance(value, str) else list(value)
+        names = tuple(dict.fromkeys(n.strip() for v in values for n in str(v).replace("，", ",").split(",")
+                                    if n.strip()))
+        if len(names) > self.MAX_VALUES or any(len(n) > self.max_length for n in names):
+            raise forms.ValidationError(f"過多或過長的篩選值：至多 {self.MAX_VALUES} 個，每個至多 {self.max_length} 字 "
+                                        f"(at most {self.MAX_VALUES} values of {self.max_length} characters each)")
         return names
 
 
@@ -126,6 +166,29 @@ def resolve_edition(value: str) -> tuple[int, ...] | None:
     return (edition.pk,) if edition is not None else None
 
 
+#: What a parameter that takes one value is answered when a query string gives it several
+#: different ones (``q=射&q=侯``, ``chapter=1&chapter=2``): a 400, never the last one silently.
+ONE_VALUE_ONLY = ("{name} 只可有一個值，不可同時為「{values}」 ({name} takes one value; got several: {quoted}. "
+                  "The filters work, edition, juan, commentator, layer, class, dynasty and author take several)")
+
+
+def repeated_single_values(data) -> dict[str, list[str]]:
+    """``{name: [values]}`` for each parameter of ``SearchForm`` that takes one value and that
+    ``data`` (a ``QueryDict``) gives several different values of (the same value repeated is
+    one value, and so are the spellings of a query that parse the same, ``CANONICAL``); ``{}``
+    for a plain dict."""
+    if not hasattr(data, "getlist"):
+        return {}
+    out = {}
+    for name, field in SearchForm.base_fields.items():
+        if getattr(field.widget, "allow_multiple_selected", False):
+            continue
+        values = list(dict.fromkeys(data.getlist(name)))
+        if len({CANONICAL.get(name, str)(v) for v in values}) > 1:  # `` 射`` and ``射`` are one query
+            out[name] = values
+    return out
+
+
 def _commentator(people: tuple[str, ...]) -> str | tuple[str, ...] | None:
     """``SearchQuery.commentator`` for the names a typed commentator stands for
     (``search.facets.typed_commentators``): None for none, the one name, or all of them."""
@@ -155,13 +218,15 @@ class SearchForm(forms.Form):
                         error_messages={"max_length": f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)"})
     layer = LayerField(required=False)
     exact = StrictBooleanField(required=False)
-    # An id (bounded like the <num:…> path converter, config/converters.py) or a slug.
-    work = forms.CharField(required=False, strip=True, max_length=100)
-    edition = forms.CharField(required=False, strip=True, max_length=100)
-    juan = forms.CharField(required=False, strip=True, max_length=50)
-    chapter = forms.IntegerField(required=False, min_value=1, max_value=999_999_999)
-    commentator = forms.CharField(required=False, strip=True, max_length=40)
-    context = forms.IntegerField(required=False, min_value=0, max_value=MAX_CONTEXT, error_messages={
+    # Ids (bounded like the <num:…> path converter, config/converters.py) or slugs, one or several.
+    work = PlacesField(required=False, max_length=100)
+    edition = PlacesField(required=False, max_length=100)
+    juan = PlacesField(required=False, max_length=50)
+    chapter = AsciiIntegerField(required=False, min_value=1, max_value=999_999_999, error_messages={
+        key: "chapter 須為篇的編號，即從 1 起的整數 (chapter must be a chapter id, a whole number from 1: see the "
+             "chapters of /api/works/<id>/juans/<n>/)" for key in ("invalid", "min_value", "max_value")})
+    commentator = PlacesField(required=False, max_length=40)
+    context = AsciiIntegerField(required=False, min_value=0, max_value=MAX_CONTEXT, error_messages={
         key: f"context 須為 0 至 {MAX_CONTEXT} 的整數 (context must be a whole number of characters from 0 to "
              f"{MAX_CONTEXT}; the default is {DEFAULT_CONTEXT})" for key in ("invalid", "min_value", "max_value")})
     sort = forms.ChoiceField(choices=SORT_CHOICES, required=False, error_messages={"invalid_choice": (
@@ -174,7 +239,12 @@ class SearchForm(forms.Form):
         """The query in its one spelling of those that parse the same (``canonical_query``:
         `` 鵠 `` and ``鵠␣␣`` are ``鵠``): the page cache keeps one answer for them all. A query
         of invisible characters only (U+200B, U+FEFF, U+200D …: ``search.query.invisible_only``)
-        is empty, and an error saying so (it was searched and answered 「​」沒有可檢索的字)."""
+        is empty, and an error saying so (it was searched and answered 「​」沒有可檢索的字). A
+        control character is an error wherever it stands, a line end at either end too (the
+        field strips those: ``q=%0A射`` was searched as 射)."""
+        raw = self.data.get("q") or ""
+        if bad := CONTROL.search(raw):  # before the field strips a line end at either end (q=%0A射)
+            raise forms.ValidationError(control_character_message(raw, bad))
         if names := invisible_only(self.cleaned_data["q"]):
             raise forms.ValidationError(invisible_query_message(names))
         return canonical_query(self.cleaned_data["q"])
@@ -187,22 +257,32 @@ class SearchForm(forms.Form):
         data = super().clean()
         data["juan_ids"] = None
         ids = None
-        if data.get("work"):
-            ids = resolve_work(data["work"])
-            if ids is None:
-                self.add_error("work", f"沒有「{data['work']}」這部書 (no work {data['work']!r}: see /api/works/)")
+        for name, values in repeated_single_values(self.data).items():
+            self.add_error(name, ONE_VALUE_ONLY.format(name=name, values="、".join(values)[:80],
+                                                       quoted=", ".join(map(repr, values))[:120]))
+        if self.errors:
+            return data
+        if works := data.get("work"):
+            found = {value: resolve_work(value) for value in works}
+            if unknown := [value for value, editions in found.items() if editions is None]:
+                names = "」「".join(unknown)
+                self.add_error("work", f"沒有「{names}」這部書 (no work {', '.join(map(repr, unknown))}: see /api/works/)")
                 return data
-        if data.get("edition"):
-            edition = resolve_edition(data["edition"])
-            if edition is None:
-                self.add_error("edition", f"沒有「{data['edition']}」這個版本 (no edition {data['edition']!r}: "
+            ids = tuple(dict.fromkeys(i for editions in found.values() for i in editions))
+        if editions := data.get("edition"):
+            found = {value: resolve_edition(value) for value in editions}
+            if unknown := [value for value, edition in found.items() if edition is None]:
+                names = "」「".join(unknown)
+                self.add_error("edition", f"沒有「{names}」這個版本 (no edition {', '.join(map(repr, unknown))}: "
                                           f"see the editions in /api/works/)")
                 return data
-            if ids is not None and not set(edition) & set(ids):
-                self.add_error("edition", f"「{data['edition']}」不是「{data['work']}」的版本 (edition "
-                                          f"{data['edition']!r} is not an edition of work {data['work']!r})")
-                return data
-            ids = tuple(i for i in ids if i in edition) if ids is not None else edition
+            chosen = tuple(dict.fromkeys(i for edition in found.values() for i in edition))
+            if ids is not None:
+                ids = self._editions_within(data["work"], ids, found)
+                if ids is None:
+                    return data
+            else:
+                ids = chosen
         # The facets (search.facets) count the hits without their own filters: the editions
         # before the facet filters are kept for them.
         data["unfaceted_edition_ids"] = ids
@@ -220,18 +300,43 @@ class SearchForm(forms.Form):
             if not Chapter.objects.filter(pk=data["chapter"]).exists():
                 self.add_error("chapter", f"沒有編號 {data['chapter']} 的篇 (no chapter {data['chapter']}: a juan's "
                                           f"chapter ids are in /api/works/<id>/juans/<n>/)")
-        if data.get("juan"):
-            juans = Juan.objects.only("id", "label", "number", "work_id").order_by("work_id", "number")
-            if ids is not None:
-                juans = juans.filter(edition_id__in=ids)
-            found = matching_juans(data["juan"], juans)
-            if not found:
-                self.add_error("juan", f"沒有「{data['juan']}」這一卷 (no juan labelled {data['juan']!r}"
-                                       f"{' in this edition' if data.get('edition') else ' in this work' if data.get('work') else ''})")
-            data["juan_ids"] = frozenset(j.pk for j in found)
+        if labels := data.get("juan"):
+            juans = list(Juan.objects.only("id", "label", "number", "work_id").order_by("work_id", "number")
+                         .filter(**({"edition_id__in": ids} if ids is not None else {})))
+            found = {label: matching_juans(label, juans) for label in labels}
+            # a numeral no book writes (卷十十) names no juan, not the one it adds up to (卷二十),
+            # unless a juan is labelled so as written
+            found.update({label: [j for j in named if label in ((j.label or "").strip(), *(j.label or "").split("・"))]
+                          for label, named in found.items() if malformed_numeral(label)})
+            if malformed := [label for label, named in found.items() if not named and malformed_numeral(label)]:
+                names = "」「".join(malformed)
+                self.add_error("juan", f"卷名「{names}」的數字寫法不通 (juan label {', '.join(map(repr, malformed))}: "
+                                       f"not a Chinese numeral as a book writes one, such as 卷十, 卷二十, 卷一百〇五)")
+                return data
+            if missing := [label for label, named in found.items() if not named]:
+                names = "」「".join(missing)
+                where = (' in this edition' if data.get('edition') else ' in this work' if data.get('work') else '')
+                self.add_error("juan", f"沒有「{names}」這一卷 (no juan labelled {', '.join(map(repr, missing))}{where})")
+            data["juan_ids"] = frozenset(j.pk for named in found.values() for j in named)
         if not self.errors:
             data["written_by"] = self._written_by(data)
         return data
+
+    def _editions_within(self, works, ids, found):
+        """The editions ``work`` and ``edition`` together name: each work's editions, narrowed to
+        the chosen ones of it where ``edition`` names any (``work=A&work=B&edition=<one of A's>``:
+        that edition of A, and all of B); None, with the error added, when a chosen edition is of
+        none of the works."""
+        kept = set(ids)
+        if stray := [value for value, edition in found.items() if not set(edition) & kept]:
+            names, work_names = "」「".join(stray), "」「".join(works)
+            self.add_error("edition", f"「{names}」不是「{work_names}」的版本 (edition {', '.join(map(repr, stray))} "
+                                      f"is not an edition of work {', '.join(map(repr, works))})")
+            return None
+        chosen = {i for edition in found.values() for i in edition}
+        work_of = dict(Edition.objects.filter(pk__in=ids).values_list("pk", "work_id"))
+        narrowed = {work_of[i] for i in chosen}
+        return tuple(i for i in ids if i in chosen or work_of[i] not in narrowed)
 
     def _written_by(self, data):
         """The author and dynasty filters' ``WrittenBy`` (``search.facets.written_by_for``): a
@@ -257,7 +362,7 @@ class SearchForm(forms.Form):
         data = self.cleaned_data
         if not data.get("q"):
             return None
-        people = typed_commentators(data.get("commentator") or "")
+        people = tuple(dict.fromkeys(p for typed in data.get("commentator") or () for p in typed_commentators(typed)))
         # a collector's name keeps the quoted men's parts of his collection too (decision 0058)
         collected = commentator_filter(people, facet_table()) if people else None
         return SearchQuery(
@@ -291,5 +396,8 @@ SEARCH_PARAMETERS = frozenset(SearchForm.base_fields)
 #: layers and the facet filters (``cached_page(many=…)``).
 MANY_VALUED = frozenset(name for name, field in SearchForm.base_fields.items()
                          if getattr(field.widget, "allow_multiple_selected", False))
+#: … and the others, which take one value: several different ones are a 400 (``ONE_VALUE_ONLY``),
+#: an answer never tidied nor kept (``cached_page(one=…)``).
+ONE_VALUED = SEARCH_PARAMETERS - MANY_VALUED
 #: … and the one spelling of the values read alike (``cached_page(canonical=…)``): the query's.
 CANONICAL = {"q": canonical_query}

@@ -179,6 +179,12 @@ def _one_word(text: str) -> ParsedQuery | None:
     return ParsedQuery(text=text, clauses=(Clause((term,)),))
 
 
+def control_character_message(text: str, bad: re.Match) -> str:
+    """What a query holding a control character (``CONTROL``, found as ``bad`` in ``text``) is
+    answered: the character and its column (from 1)."""
+    return f"檢索詞含控制字元 U+{ord(bad.group()):04X} (control character at column {bad.start() + 1})"
+
+
 def parse_query(text: str) -> ParsedQuery:
     """Parse ``text`` (see module docstring). Raises ``QueryError`` for an empty query,
     one over ``MAX_QUERY_LENGTH`` characters, control characters, unbalanced quotes, a
@@ -191,7 +197,7 @@ def parse_query(text: str) -> ParsedQuery:
         raise QueryError(f"檢索詞過長：最多 {MAX_QUERY_LENGTH} 字 (query too long)")
     bad = CONTROL.search(text)
     if bad:
-        raise QueryError(f"檢索詞含控制字元 U+{ord(bad.group()):04X} (control character at column {bad.start() + 1})")
+        raise QueryError(control_character_message(text, bad))
     return _one_word(text) or _parsed(text)
 
 

@@ -209,17 +209,34 @@ def with_chosen_edition(editions: list[tuple[int, str, int]], chosen: str) -> li
 
 def chosen_filters(form: SearchForm) -> tuple[str, str]:
     """``(work id, edition id)`` as the filter menus' options carry them ("" for none), from
-    the editions the form resolved ``work`` and ``edition`` to (ids or slugs, as links and the
-    API give them), so the menus show the filter the results have and a new search keeps it."""
+    the first ``work`` and ``edition`` the form was given (ids or slugs, as links and the API
+    give them), resolved, so the menus show the filter the results have and a new search keeps
+    it (the other values of several: ``more_filter_values``)."""
     if not form.is_bound:
         return "", ""
+    works, editions = form.data.getlist("work"), form.data.getlist("edition")
     if not form.is_valid():  # nothing resolved: the values as given (ids match their options)
-        return form.data.get("work", ""), form.data.get("edition", "")
-    if not form.cleaned_data.get("edition_ids"):
-        return "", ""
-    ids, data = form.cleaned_data["edition_ids"], form.cleaned_data
-    place = edition_places().get(ids[0])
-    return (str(place["work_id"]) if place and data.get("work") else "", str(ids[0]) if data.get("edition") else "")
+        return (works[0] if works else ""), (editions[0] if editions else "")
+    data = form.cleaned_data
+    edition = resolve_edition(data["edition"][0]) if data.get("edition") else None
+    work_editions = resolve_work(data["work"][0]) if data.get("work") else None
+    place = edition_places().get(work_editions[0]) if work_editions else None
+    return (str(place["work_id"]) if place else "", str(edition[0]) if edition else "")
+
+
+def more_filter_values(form: SearchForm) -> list[tuple[str, str]]:
+    """``[(name, value)]``: the values of ``work`` and ``edition`` past the first, which their
+    menus (one choice each) cannot show, for the form to carry as hidden inputs, so that a search
+    sent again from it keeps every one (each has its chip, which takes it off)."""
+    if not form.is_bound:
+        return []
+    return [(name, value) for name in ("work", "edition") for value in form.data.getlist(name)[1:]]
+
+
+def typed_values(form: SearchForm, name: str) -> str:
+    """The values of the text field ``name`` (``juan``, ``commentator``) the page was given, as the
+    field shows them: several joined by ``,`` (``卷十,卷二``), which the form reads as several."""
+    return ",".join(v.strip() for v in form.data.getlist(name) if v.strip()) if form.is_bound else ""
 
 
 def filter_names(form: SearchForm, works, work: str, edition: str) -> list[str]:
@@ -230,8 +247,8 @@ def filter_names(form: SearchForm, works, work: str, edition: str) -> list[str]:
         names.append(place["full_name"])
     elif work.isascii() and work.isdigit():  # "²".isdigit(), but no int: an id is ASCII digits
         names += [name for pk, name in works if pk == int(work)]
-    if form.is_bound and (juan := form.data.get("juan", "").strip()):
-        names.append(juan[:40])
+    if juans := typed_values(form, "juan"):
+        names.append(juans[:40])
     return names
 
 
@@ -326,6 +343,8 @@ def search_page(request):
     context["juan_labels"] = juan_labels(request.GET.get("work", ""), request.GET.get("edition", ""))
     context["juan_hint"], context["juan_hint_script"] = juan_hint(context["juan_labels"]), JUAN_HINT_SCRIPT
     context["chosen_work"], context["chosen_edition"] = chosen_filters(form)
+    context["more_filter_values"] = more_filter_values(form)
+    context["typed_juan"], context["typed_commentator"] = typed_values(form, "juan"), typed_values(form, "commentator")
     context["editions"] = with_chosen_edition(context["editions"], context["chosen_edition"])
     # the parameters the form has no control for, carried by hidden inputs so that a search
     # sent again from the form (another sort, another juan) keeps them; each facet filter is
