@@ -7,7 +7,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -18,8 +18,10 @@ from collation.service import CORRECTED, IMPORTED, collate_juan, empty_witness_m
 from config.api_errors import bilingual
 from config.converters import whole_number
 from config.downloads import attachment
+from config.paging import page_number
 from config.ratelimit import ApiSearchThrottle
 
+from .pagination import StandardPagination
 from .views import JUAN_N, WORK_ID, _juan
 
 COLLATION_PARAMETERS = [
@@ -162,6 +164,23 @@ class WorkCollationExport(CollationExport):
 __all__ = ["CollationView", "CollationExport", "LayerCheckView", "WorkCollationExport", "json"]
 
 
+def whole_list_page(request) -> None:
+    """Check the ``page`` of a list that comes whole, in one page (the parallel passages), as
+    every paged list reads it (``api.pagination.StandardPagination``): absent, ``1`` or ``last``
+    is that page; a page past it a 404 naming the last page, 1; anything else (``0``, ``abc``,
+    ``１``) a 400 naming ``page``. The parallels read ``?page=abc`` and ``?page=0`` as no page
+    and answered 200, where the other lists answer 400."""
+    value = request.query_params.get("page")
+    if value is None or value == "" or value in StandardPagination.last_page_strings:
+        return
+    number = page_number(value)
+    if number is None:
+        raise ValidationError({"page": [StandardPagination.invalid_page_number_message.format(value=value[:20])]})
+    if number > 1:
+        raise NotFound(f"沒有第「{number}」頁：已過末頁，末頁為第 1 頁 (no page '{number}': past the last page, 1; the "
+                       f"parallel passages come whole, in one page)")
+
+
 class SectionParallels(APIView):
     """Parallel passages (相關段落) of a section: other places in the corpus with the same or
     nearly the same main text, variants folded, commentary allowed between the words; ranked
@@ -173,6 +192,7 @@ class SectionParallels(APIView):
         "position", int, OpenApiParameter.PATH, description="section position in the juan, 1-based")],
         responses=OpenApiTypes.OBJECT)
     def get(self, request, number, position, **kwargs):
+        whole_list_page(request)
         juan = _juan({**kwargs, "number": number})
         section = get_object_or_404(juan.sections.all(), position=position)
         text = section_main_text(section)
@@ -189,6 +209,7 @@ class SpanParallels(APIView):
     @extend_schema(parameters=[OpenApiParameter("text", str, required=True, description=(
         "the span: 8 to 2,000 characters, e.g. 宰戒百官有事於射者"))], responses=OpenApiTypes.OBJECT)
     def get(self, request):
+        whole_list_page(request)
         text = request.query_params.get("text", "").strip()
         if not MIN_SPAN <= len(text) <= 2000:
             raise ValidationError({"text": [bilingual(f"請輸入 {MIN_SPAN} 至 2,000 字", f"a span of {MIN_SPAN} to 2,000 characters")]})

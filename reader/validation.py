@@ -9,8 +9,14 @@ databases, before any view (or the page cache) sees it; a NUL that still reaches
 
 Other control characters are valid text in both databases and go through to the views,
 which treat them as text (no match, or 404).
+
+A query string whose percent-encoded bytes are not UTF-8 (``q=%ED%A0%80``, a surrogate's
+encoding; ``q=%FF``) is refused alike, naming the parameter: Django reads such bytes as U+FFFD,
+and the search looked for that character and answered 200.
 """
 from __future__ import annotations
+
+from urllib.parse import unquote_to_bytes
 
 from django.db import DataError
 from django.http import HttpResponseBadRequest, JsonResponse
@@ -32,6 +38,29 @@ def has_nul(request) -> bool:
     return False
 
 
+def not_utf8(request) -> str | None:
+    """The name of the first query parameter (its name, or the one whose value) that is not
+    UTF-8 once percent-decoded, as the request sent it (``QUERY_STRING``, which WSGI hands over
+    as Latin-1: raw UTF-8 bytes, ``curl -g '…?q=之'``, are UTF-8 too); None when every one is."""
+    raw = request.META.get("QUERY_STRING", "")
+    if not raw or ("%" not in raw and raw.isascii()):
+        return None
+    for pair in raw.split("&"):
+        name, _, value = pair.partition("=")
+        for part in (name, value):
+            try:
+                unquote_to_bytes(part.replace("+", " ").encode("latin-1", "replace")).decode("utf-8")
+            except UnicodeDecodeError:
+                shown = unquote_to_bytes(name.encode("latin-1", "replace")).decode("utf-8", "replace")
+                return shown[:40] or "?"
+    return None
+
+
+#: What a query string that is not UTF-8 is answered (a 400, naming the parameter).
+NOT_UTF8 = ("參數「{name}」不是有效的 UTF-8 編碼，請以 UTF-8 百分比編碼送出 (the parameter {name!r} is not valid UTF-8 once "
+            "percent-decoded: send the text percent-encoded as UTF-8)")
+
+
 def bad_request(request, message: str = MESSAGE):
     """A 400 that says what to do: JSON (``{"detail": …}``) under ``/api/``, text elsewhere."""
     if request.path_info.startswith("/api/"):
@@ -47,7 +76,7 @@ def _is_nul_error(exc: BaseException) -> bool:
 
 
 class RejectNulMiddleware:
-    """400 for a request holding NUL (see the module docstring). Stands before the page
+    """400 for a request holding NUL, or a query string that is not UTF-8 (see the module docstring). Stands before the page
     cache, so such a request is neither looked up nor kept."""
 
     def __init__(self, get_response):
@@ -56,6 +85,8 @@ class RejectNulMiddleware:
     def __call__(self, request):
         if has_nul(request):
             return bad_request(request)
+        if (name := not_utf8(request)) is not None:
+            return bad_request(request, NOT_UTF8.format(name=name))
         return self.get_response(request)
 
     def process_exception(self, request, exception):
