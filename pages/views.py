@@ -26,7 +26,7 @@ from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
 from reader.citation import (citation_text, juan_citation_text, juan_file, opening_heading, opening_words, pager_names, permalink,
                              set_matter, set_openings)
-from reader.juans import juan_contents, juan_count
+from reader.juans import juan_contents, juan_count, printed_entries
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
@@ -134,7 +134,8 @@ def edition_detail(request, slug, edition):
 
 def _edition_page(request, edition):
     work = edition.work
-    juans = edition.juans.prefetch_related(Prefetch("chapters", queryset=Chapter.objects.order_by("position"))) \
+    chapters = Chapter.objects.order_by("position").annotate(section_count=Count("sections"))  # per printed 卷
+    juans = edition.juans.prefetch_related(Prefetch("chapters", queryset=chapters)) \
         .annotate(section_count=Count("sections")).order_by("number")  # no Meta.ordering with GROUP BY
     prefetch_related_objects([work], editions_with_juan_counts())  # what its reading edition is chosen from
     editions = list(work.editions.all())
@@ -152,7 +153,8 @@ def _edition_page(request, edition):
     return render(request, "reader/work.html", {"work": work, "edition": edition, "editions": editions,
                                                 "several_editions": len(editions) > 1,
                                                 "collatable": any(j.collatable for j in juans),
-                                                "juans": juans, "book_juans": juan_count(juans)})
+                                                "juans": juans, "entries": printed_entries(juans),
+                                                "book_juans": juan_count(juans)})
 
 
 def _neighbours(juan):

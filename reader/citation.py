@@ -348,12 +348,15 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     matter (a preface, a 提要) is cited under its own writer, else with no byline, never the
     book's commentators (``matter_writer``). A section of the untitled chapter a juan opens with, going
     on with a chapter a juan before heads, names that chapter (``continued_chapter``: 周禮注疏
-    卷二〈天官冢宰第一〉「…」; three queries, once for the juan)."""
+    卷二〈天官冢宰第一〉「…」; three queries, once for the juan). A chapter of a file that holds several
+    printed 卷 is cited under the 卷 it falls in (``Chapter.printed_juan``: 世説新語 KR3l0002_002's
+    〈容止第十四〉 under 卷下之上, not the file's 卷中之上・卷下之上・卷下之下; decision 0062)."""
     juan = section.juan
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
     writer = matter_writer(section)  # a preface is cited under its own writer, not the book's
-    label = juan_label(juan)
+    # a file of several printed 卷 (世説新語 KR3l0002_002): the 卷 the chapter falls in (decision 0062)
+    label = getattr(chapter, "printed_juan", "") or juan_label(juan)
     out = [cited_author(juan.edition, work) if writer is None else writer, f"《{work.title}》", label]
     if chapter is not None and chapter.title:
         out.append(chapter_mark(chapter.title, label))
@@ -446,16 +449,37 @@ def juan_citation_text(juan, chapters=()) -> str:
     卷二〈天官冢宰第一〉), then in
     parentheses the edition when it is named and the Kanripo file (``juan_file``), whose number
     the juan's URL carries: ``（四庫全書・文淵閣本，Kanripo KR1d0086_010）`` before
-    ``…/works/KR1d0086/juan/10/``, so that 卷八 at 10 is no surprise (decision 0045)."""
+    ``…/works/KR1d0086/juan/10/``, so that 卷八 at 10 is no surprise (decision 0045). A juan whose
+    file holds several printed 卷 names each before its chapters (``_by_printed_juan``, decision 0062):
+    ``《世説新語》卷上之上〈德行第一〉〈言語第二〉・卷上之下〈政事第三〉〈文學第四〉``."""
     chapters = list(chapters)
     continued = continued_chapter(juan, chapters[0] if chapters and getattr(chapters[0], "position", None) == 1 else None)
     label = juan_label(juan)
     titles = (chapter_mark(continued.title, label) if continued else "") + "".join(
         chapter_mark(c.title, label) for c in chapters if c.title and not c.title.endswith(APPENDIX))
+    if any(getattr(c, "printed_juan", "") for c in chapters):  # 卷中之上〈方正第五〉…・卷下之上〈容止第十四〉…
+        label, titles = _by_printed_juan(chapters), ""
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
     return (f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{label}{titles}"
             + ("（" + "，".join(where) + "）" if where else ""))
+
+
+def _by_printed_juan(chapters) -> str:
+    """The chapters of a juan whose file holds several printed 卷 (``Chapter.printed_juan``), each
+    卷 once before its chapters' titles, joined with ・: ``卷中之上〈方正第五〉…〈賞譽第八〉・卷下之上〈容止第十四〉…``;
+    a chapter of none (the 校語 before 卷上之上) or of the editors' appendix is left out."""
+    out: list[str] = []
+    last = None
+    for c in chapters:
+        printed = getattr(c, "printed_juan", "")
+        if not printed or not c.title or c.title.endswith(APPENDIX):
+            continue
+        if printed != last:
+            out.append(("・" if out else "") + printed)
+            last = printed
+        out.append(chapter_mark(c.title, printed))
+    return "".join(out)
 
 
 def permalink(request, obj) -> str:

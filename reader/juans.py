@@ -250,3 +250,85 @@ def nav_label(juan) -> str:
     parts = [p for p in label.split("・") if p.strip()]
     short = parts[0] + "等" if len(parts) > 1 else label
     return clip(short, NAV_LABEL_CHARS)
+
+
+#: A juan's label in a book divided into 上, 中 and 下 and each of them again (世説新語 四部叢刊:
+#: 卷上之上 … 卷下之下), as the importer reads it (``importers.mandoku.header.DIVISION_LABEL``).
+_DIVISION = re.compile(r"^[卷巻](?P<book>[上中下])(?:之(?P<part>[上中下]))?$")
+_DIVISION_ORDER = "上中下"
+
+
+@dataclass
+class PrintedJuan:
+    """One entry of the work page's list of juans: a juan, or one printed 卷 of a juan whose file
+    holds several (``Chapter.printed_juan``: 世説新語 KR3l0002_002 gives 卷中之上, 卷下之上, 卷下之下).
+    ``label`` as listed; ``section``: the position of the section the entry opens with, None for the
+    juan's head (its own page); ``contents`` and ``appendices`` as ``juan_contents`` gives them, of the
+    entry's chapters; ``section_count`` its sections; ``first``: the juan's first entry, which carries
+    the juan's tools (校勘, 引文)."""
+
+    juan: object
+    label: str
+    section: int | None
+    contents: list
+    appendices: list
+    section_count: int
+    first: bool = True
+
+
+def printed_entries(juans) -> list[PrintedJuan]:
+    """The work page's entries for ``juans`` (``Juan`` objects of one edition in file order, after
+    ``juan_contents``; their chapters prefetched in order, each annotated with its ``section_count``),
+    in the order the book prints them: a juan whose chapters name the printed 卷 they fall in gives one
+    entry per 卷 (a chapter of none, the 校語 bound before 卷上之上, goes with the entry it precedes),
+    and the entries of a book divided into 上中下 read 上之上, 上之下, 中之上 … 下之下 (``_DIVISION``)
+    wherever their files put them, every other entry (序, 目錄) keeping its place:
+    世説新語's files 1 (卷上之上・卷上之下), 2 (卷中之上・卷下之上・卷下之下), 3 (卷中之下) are listed
+    卷上之上, 卷上之下, 卷中之上, 卷中之下, 卷下之上, 卷下之下 (decision 0062)."""
+    entries: list[PrintedJuan] = []
+    for juan in juans:
+        chapters = list(juan.chapters.all())
+        if not any(c.printed_juan for c in chapters):
+            entries.append(PrintedJuan(juan, short_label(juan.display_label), None, juan.contents,
+                                       juan.appendices, getattr(juan, "section_count", 0)))
+            continue
+        groups: list[tuple[str, list]] = []
+        waiting: list = []
+        for chapter in chapters:
+            if not chapter.printed_juan:
+                waiting.append(chapter)
+            elif groups and groups[-1][0] == chapter.printed_juan:
+                groups[-1][1].extend([*waiting, chapter])
+                waiting = []
+            else:
+                groups.append((chapter.printed_juan, [*waiting, chapter]))
+                waiting = []
+        if waiting:
+            groups[-1][1].extend(waiting)
+        before = 0
+        for k, (label, members) in enumerate(groups):
+            contents = [Content(c.title, c.category) for c in members if c.title and not c.title.endswith(APPENDIX)]
+            if k == 0 and juan.contents and juan.contents[0].continued:
+                contents.insert(0, juan.contents[0])
+            appendices = [c.title for c in members if c.title and c.title.endswith(APPENDIX)]
+            count = sum(c.section_count for c in members)
+            entries.append(PrintedJuan(juan, label, None if k == 0 else before + 1, contents, appendices, count,
+                                       first=k == 0))
+            before += count
+    return in_printed_order(entries)
+
+
+def in_printed_order(entries: list[PrintedJuan]) -> list[PrintedJuan]:
+    """``entries`` with those labelled by a division of a book divided into 上中下 (``_DIVISION``:
+    卷中之下) put in the book's order in the places they hold among the others (stable sort of the
+    divisions alone: 上 before 中 before 下, a book before its parts); the rest keep their places."""
+    def key(entry: PrintedJuan) -> tuple[int, int]:
+        m = _DIVISION.match(entry.label)
+        return (_DIVISION_ORDER.index(m["book"]), _DIVISION_ORDER.index(m["part"]) if m["part"] else -1)
+
+    places = [i for i, entry in enumerate(entries) if _DIVISION.match(entry.label)]
+    ordered = sorted((entries[i] for i in places), key=key)
+    out = list(entries)
+    for i, entry in zip(places, ordered):
+        out[i] = entry
+    return out

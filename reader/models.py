@@ -3,6 +3,9 @@
 Every character is stored exactly as imported; folding for search happens only in the
 search index. ``reader.importers.loader.render_source(juan)`` writes a juan back in its
 source form (this module never imports the loader or the search package).
+
+Longer than 600 lines: Django reads an app's models from one module, and these are the texts
+layer's (work, edition, juan, chapter, section, piece and their querysets), each kept with its rule.
 """
 from __future__ import annotations
 
@@ -470,6 +473,9 @@ class Chapter(models.Model):
     heading = models.TextField(null=True, blank=True)
     #: Source layout of the heading line (mandoku): ``[[offset, raw], ...]``.
     heading_layout = models.JSONField(default=list, blank=True)
+    #: The printed 卷 the chapter falls in when its juan's file holds several (世説新語 KR3l0002_002:
+    #: 卷中之上, 卷下之上, 卷下之下; ``importers.mandoku.printed_juans``, decision 0062); "" otherwise.
+    printed_juan = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["juan", "position"]

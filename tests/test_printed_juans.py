@@ -4,17 +4,19 @@ before 卷上之上, 孫毓修's 世説新語校語; and 河上公's 老子 (KR5
 正統道藏 涵芬樓 print under the repository's ``BASEEDITION SBCK``, its 卷之一 and 卷之二 in one file.
 Parser rules: ``header.file_juans``, ``header.collation_part``, ``header.held_juans``,
 ``header.page_edition``; on real files of ``../shared/corpus/kanripo-commentary``."""
+import re
 import shutil
 
 import pytest
 
-from reader.citation import juan_citation_text
+from reader.citation import citation_text, juan_citation_text
 from reader.importers.document import EDITORIAL
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.header import collation_part, file_juans, held_juans, page_edition
+from reader.importers.mandoku.printed_juans import part_lines
 from reader.juans import juan_contents
-from reader.models import Chapter, Juan
+from reader.models import Chapter, Juan, Section
 
 from .conftest import SHARED
 
@@ -104,13 +106,13 @@ def imported(tmp_path, folder, *names):
 
 @pytest.mark.django_db
 def test_the_citations_and_the_work_page_name_the_printed_juans(tmp_path, client):
-    """Imported: 卷上之上・卷上之下 is cited by its own chapters in their order, not the 校語's 篇
-    names before 德行第一; the work page lists 〈校語〉 as the juan's appendix. 河上公's edition is named
+    """Imported: 卷上之上・卷上之下 is cited by its own chapters in their order, each printed 卷 before its
+    own, not the 校語's 篇 names before 德行第一; the work page lists 〈校語〉 as the juan's appendix. 河上公's edition is named
     正統道藏・涵芬樓版本 and its juans 卷之一・卷之二 and 卷之三・卷之四: no 卷 looks missing."""
     first, third = imported(tmp_path, SHISHUO, "KR3l0002_001.txt", "KR3l0002_003.txt")
     chapters = list(Chapter.objects.filter(juan=first).order_by("position"))
     assert juan_citation_text(first, chapters) == (
-        "〔劉宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷上之上・卷上之下〈德行第一〉〈言語第二〉〈政事第三〉〈文學第四〉"
+        "〔劉宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷上之上〈德行第一〉〈言語第二〉・卷上之下〈政事第三〉〈文學第四〉"
         "（四部叢刊本，Kanripo KR3l0002_001）")
     assert juan_citation_text(third, Chapter.objects.filter(juan=third).order_by("position")).split("》")[1] == \
         "卷中之下〈賞譽第八〉〈品藻第九〉〈規箴第十〉〈捷悟第十一〉〈夙惠第十二〉〈豪爽第十三〉（四部叢刊本，Kanripo KR3l0002_003）"
@@ -125,3 +127,73 @@ def test_the_citations_and_the_work_page_name_the_printed_juans(tmp_path, client
     assert second.edition.cited_name == "正統道藏・涵芬樓版本"
     assert [(j.number, j.label) for j in (second, fourth)] == [(2, "卷之一・卷之二"), (3, "卷之三・卷之四")]
     assert juan_citation_text(second).split("《")[1] == "道德真經注》卷之一・卷之二（正統道藏・涵芬樓版本，Kanripo KR5c0065_002）"
+
+
+def test_each_chapter_of_a_file_of_several_printed_juans_knows_its_own():
+    """KR3l0002_002 holds 卷中之上, 卷下之上 and 卷下之下, each under its ``#+PROPERTY: FILE`` line (lines 8,
+    1140 and 2270); _001 卷上之上 and 卷上之下 after the 校語, which falls in none; _003 holds one 卷 and
+    marks nothing. The file still writes back byte for byte (``parsed``)."""
+    raw = (SHISHUO / "KR3l0002_002.txt").read_text(encoding="utf-8")
+    assert part_lines(raw, "世説新語") == [(8, "卷中之上"), (1140, "卷下之上"), (2270, "卷下之下")]
+    doc = parsed(SHISHUO / "KR3l0002_002.txt")
+    by_juan: dict[str, list[str]] = {}
+    for chapter in doc.chapters:
+        by_juan.setdefault(chapter.printed_juan, []).append(chapter.title)
+    assert by_juan == {
+        "卷中之上": ["方正第五", "雅量第六", "識鑒第七", "賞譽第八"],
+        "卷下之上": ["容止第十四", "自新第十五", "企羡第十六", "傷逝第十七", "棲逸第十八", "賢媛第十九", "術解第二十",
+                 "巧蓺第二十一", "寵禮第二十二", "任誕第二十三", "簡傲第二十四"],
+        "卷下之下": ["排調第二十五", "輕詆第二十六", "假譎第二十七", "黜免第二十八", "儉嗇第二十九", "汰侈第三十",
+                 "忿狷第三十一", "讒險第三十二", "尤悔第三十三", "紕漏第三十四", "惑溺第三十五", "仇隟第三十六"]}
+    first = parsed(SHISHUO / "KR3l0002_001.txt")
+    assert [(c.title, c.printed_juan) for c in first.chapters] == [
+        ("校語", ""), ("德行第一", "卷上之上"), ("言語第二", "卷上之上"), ("政事第三", "卷上之下"), ("文學第四", "卷上之下")]
+    assert {c.printed_juan for c in parsed(SHISHUO / "KR3l0002_003.txt").chapters} == {""}
+
+
+@pytest.mark.django_db
+def test_a_section_is_cited_under_the_printed_juan_it_falls_in(tmp_path, client):
+    """/works/KR3l0002/juan/2/16/ (容止第十四's first section) is cited under 卷下之上, the 卷 it is
+    printed in, not the file's 「卷中之上・卷下之上・卷下之下」; its URL keeps the file's number. The whole
+    juan's citation names each printed 卷 before its chapters."""
+    (second,) = imported(tmp_path, SHISHUO, "KR3l0002_002.txt")
+    assert (second.number, second.label) == (2, "卷中之上・卷下之上・卷下之下")
+    chapters = list(Chapter.objects.filter(juan=second).order_by("position"))
+    assert [c.printed_juan for c in chapters].count("卷下之上") == 11
+    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=16)
+    assert citation_text(section) == (
+        "〔劉宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷下之上〈容止第十四〉「魏武將見匈奴使自…」"
+        "（四部叢刊本，葉 2-1a）")
+    last = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=15)
+    assert citation_text(last).split("》")[1].startswith("卷中之上〈賞譽第八〉")
+    assert juan_citation_text(second, chapters) == (
+        "〔劉宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷中之上〈方正第五〉〈雅量第六〉〈識鑒第七〉〈賞譽第八〉"
+        "・卷下之上〈容止第十四〉〈自新第十五〉〈企羡第十六〉〈傷逝第十七〉〈棲逸第十八〉〈賢媛第十九〉〈術解第二十〉"
+        "〈巧蓺第二十一〉〈寵禮第二十二〉〈任誕第二十三〉〈簡傲第二十四〉"
+        "・卷下之下〈排調第二十五〉〈輕詆第二十六〉〈假譎第二十七〉〈黜免第二十八〉〈儉嗇第二十九〉〈汰侈第三十〉"
+        "〈忿狷第三十一〉〈讒險第三十二〉〈尤悔第三十三〉〈紕漏第三十四〉〈惑溺第三十五〉〈仇隟第三十六〉"
+        "（四部叢刊本，Kanripo KR3l0002_002）")
+    body = client.get(f"/works/{second.edition.slug}/juan/2/16/").content.decode()
+    assert "《世説新語》卷下之上〈容止第十四〉" in body
+
+
+@pytest.mark.django_db
+def test_the_work_page_lists_the_printed_juans_in_the_books_order(tmp_path, client):
+    """Files 1, 2 and 3 hold 卷上之上・卷上之下, 卷中之上・卷下之上・卷下之下 and 卷中之下: the work page lists
+    the six 卷 as the book prints them, each with its chapters and sections, a 卷 that opens inside its
+    file linked to its first section (/juan/2/16/ for 卷下之上), the juan's tools once, on its first 卷."""
+    first, second, third = imported(tmp_path, SHISHUO, "KR3l0002_001.txt", "KR3l0002_002.txt", "KR3l0002_003.txt")
+    slug = first.edition.slug
+    body = client.get(f"/works/{slug}/").content.decode()
+    juans = body.split('<ol class="juans">')[1].split("</ol>")[0]
+    items = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", li)).strip() for li in juans.split("<li>")[1:]]
+    links = re.findall(r'<li><a href="([^"]+)">', juans)
+    assert [item.split(" ")[0] for item in items] == ["卷上之上", "卷上之下", "卷中之上", "卷中之下", "卷下之上", "卷下之下"]
+    assert [link.split(f"/works/{slug}/juan/")[1] for link in links] == ["1/", "1/50/", "2/", "3/", "2/16/", "2/32/"]
+    assert items[0].startswith("卷上之上 〈德行第一〉 〈言語第二〉 附〈校語〉 ")
+    assert items[4].startswith("卷下之上 〈容止第十四〉 〈自新第十五〉")
+    counts = [int(re.search(r"(\d+) 節", item)[1]) for item in items]
+    sections_of = {j.number: j.sections.count() for j in (first, second, third)}
+    assert counts[0] + counts[1] == sections_of[1] and counts[2] + counts[4] + counts[5] == sections_of[2]
+    assert counts[2] == 15 and counts[4] == 16
+    assert ["引文" in item for item in items] == [True, False, True, True, False, False]

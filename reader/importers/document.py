@@ -172,6 +172,9 @@ class ChapterDoc:
     sections: list[SectionDoc] = field(default_factory=list)
     #: Source layout of the heading line (mandoku only); offsets count code points of ``heading``.
     heading_layout: list[tuple[int, str]] = field(default_factory=list)
+    #: The printed 卷 the chapter falls in, in a file that holds several of the book's 卷
+    #: (``mandoku.printed_juans``: 世説新語 KR3l0002_002's 容止第十四 → 卷下之上); "" otherwise.
+    printed_juan: str = ""
 
 
 @dataclass

@@ -339,7 +339,7 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
     # SQLite ≥ 3.35 and PostgreSQL), then every piece in one executemany.
     chapters = Chapter.objects.bulk_create([
         Chapter(juan=juan, position=cpos, title=cdoc.title, category=cdoc.category, heading=cdoc.heading,
-                heading_layout=cdoc.heading_layout)
+                heading_layout=cdoc.heading_layout, printed_juan=cdoc.printed_juan)
         for cpos, cdoc in enumerate(doc.chapters, start=1)], batch_size=500)
     sections, section_docs = [], []
     for chapter, cdoc in zip(chapters, doc.chapters):

@@ -24,6 +24,7 @@ from ..positions import piece_positions
 from ..source import split_source_lines
 from ...person_names import person_name, printed_dynasties
 from .tls import book_juans, juan_cuts, juan_label
+from .printed_juans import mark_printed_juans
 from .header import fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .book_notes import book_note, cut_prefaces, front_notes, preface_ends, preface_notes
@@ -259,6 +260,7 @@ class _Parser(LineLoop):
         # and a 經 sentence and 春秋大全's 傳 that explains it are one entry
         keep_entries_whole(doc)
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
+        mark_printed_juans(doc, self.text, self.header.work)  # 世説新語 _002: 容止第十四 is 卷下之上's
         if self.header.tls:  # 史記: each 篇 its Readme's table lists is a juan of the book (伯夷列傳第一, 卷六十一)
             doc.juan_cuts = juan_cuts(doc, book_juans(self.readme, self.header.work))
         # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print
