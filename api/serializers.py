@@ -239,6 +239,19 @@ class PageBreakSerializer(serializers.Serializer):
     page = serializers.CharField()
 
 
+class PieceCorrectionSerializer(serializers.Serializer):
+    """An accepted correction of a piece (``piece_corrections``): its id, kind, where it stands in
+    the piece's text, the value as imported and the corrected one, and its history page."""
+
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["text", "layer", "structure"])
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    imported = serializers.CharField()
+    corrected = serializers.CharField()
+    url = serializers.URLField()
+
+
 class PieceSerializer(serializers.ModelSerializer):
     """A piece of a section: ``kind`` is text, note, label, record or record_note; ``layer``
     its commentary layer (classic, commentary, readings, subcommentary, editorial,
@@ -253,9 +266,13 @@ class PieceSerializer(serializers.ModelSerializer):
     section at this piece (``corrections.overlay``): the sections keep their imported numbers.
     ``piece_offset`` (present only then) marks a part of a piece that an accepted layer
     correction of part of it shows as two or three parts, each of its layer (the part's
-    ``position`` is the piece's): where the part starts, in code points of the piece's text."""
+    ``position`` is the piece's): where the part starts, in code points of the piece's text.
+    ``corrections`` (present only then) lists the accepted corrections that changed the piece
+    (``piece_corrections``), as its reading page marks each with 「校」."""
 
     pages = serializers.SerializerMethodField()
+    # Only on a piece an accepted correction changed (``piece_rows`` sets ``api_corrections``)
+    corrections = PieceCorrectionSerializer(many=True, required=False, source="api_corrections")
     # Only on a piece the corrections overlay marks; a read-only field whose attribute is
     # missing is left out of the piece (DRF's SkipField), not written as false.
     section_start = serializers.BooleanField(required=False)  # not read_only: the schema would call it required
@@ -264,7 +281,7 @@ class PieceSerializer(serializers.ModelSerializer):
     class Meta:
         model = Piece
         fields = ["position", "paragraph", "kind", "layer", "layer_name", "commentator", "layer_basis", "text",
-                  "source_tag", "source", "pages", "section_start", "piece_offset"]
+                  "source_tag", "source", "pages", "section_start", "piece_offset", "corrections"]
 
     @extend_schema_field(PageBreakSerializer(many=True))
     def get_pages(self, piece) -> list[dict]:
@@ -287,12 +304,32 @@ def _piece_serializer() -> PieceSerializer:
     return serializer
 
 
-def piece_rows(pieces) -> list[dict]:
+def piece_rows(pieces, request=None) -> list[dict]:
     """``PieceSerializer(pieces, many=True).data``, the same dicts (keys in the serializer's
     field order, ``section_start`` only where set) from one serializer made once
-    (``_piece_serializer``): a row per piece, in order."""
+    (``_piece_serializer``): a row per piece, in order. With ``request``, a piece an accepted
+    correction changed has its ``corrections`` (``piece_corrections``)."""
     represent = _piece_serializer().to_representation
+    if request is not None:
+        for piece in pieces:
+            if getattr(piece, "overlay_marks", None):
+                piece.api_corrections = piece_corrections(piece, request)
     return [represent(piece) for piece in pieces]
+
+
+def piece_corrections(piece, request) -> list[dict]:
+    """The accepted corrections a piece of the corrected reading shows, in text order, as its
+    reading page marks them with 「校」 (``corrections.overlay``: ``overlay_marks`` and
+    ``overlay_corrections``): ``[{"id", "kind": "text"|"layer"|"structure", "start", "end",
+    "imported", "corrected", "url"}]``; ``start``/``end`` are code points of the piece's text as
+    given (the new characters of a text correction, ``start == end`` for a deletion; the whole
+    piece, or the part, for a layer or structure correction), ``imported`` the value as imported
+    (the characters replaced, the layer, "" for a structure) and ``corrected`` the new one (the
+    characters, the layer, ``heading``/``byline``/``section``), ``url`` the correction's history page."""
+    views = getattr(piece, "overlay_corrections", {})
+    return [{"id": view.id, "kind": view.kind, "start": start, "end": end, "imported": view.imported,
+             "corrected": view.corrected, "url": request.build_absolute_uri(url)}
+            for start, end, url, _title, _kind in piece.overlay_marks if (view := views.get(url)) is not None]
 
 
 def juan_structure(juan, chapters, request) -> dict:
@@ -320,7 +357,7 @@ def juan_structure(juan, chapters, request) -> dict:
                 "title": cv.chapter.title,
                 "category": cv.chapter.category,
                 # a heading's own notes: shown with the heading, stored in the first section
-                "heading_notes": piece_rows(cv.heading_notes),
+                "heading_notes": piece_rows(cv.heading_notes, request),
                 "sections": [
                     {
                         "position": view.section.position,
@@ -333,7 +370,7 @@ def juan_structure(juan, chapters, request) -> dict:
                         "reading_url": request.build_absolute_uri(view.section.get_absolute_url()),
                         "citation": section_citation(view.section, request, cv.chapter),
                         "page": view.section.page,
-                        "pieces": piece_rows([p for para in view.paragraphs for p in para] + view.records),
+                        "pieces": piece_rows([p for para in view.paragraphs for p in para] + view.records, request),
                     }
                     for view in cv.sections
                 ],
@@ -445,7 +482,7 @@ def section_structure(juan, chapter, view, request, heading_notes=()) -> dict:
     section_data = next(
         s for cv in juan_structure(juan, [_OneChapter(chapter, [view])], request)["chapters"] for s in cv["sections"])
     if heading_notes:
-        section_data["pieces"] = piece_rows(heading_notes) + section_data["pieces"]
+        section_data["pieces"] = piece_rows(heading_notes, request) + section_data["pieces"]
     return {
         "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),

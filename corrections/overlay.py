@@ -8,7 +8,8 @@ for the pieces they name, and the whole juan only when one moved). The result ap
 * ``overlay.piece(p)`` to a ``reader.models.Piece`` read for display (``reader.reading.
   chapter_views(..., overlay=...)``): its ``text`` and ``layer`` become the corrected ones
   and ``overlay_marks`` lists ``(start, end, history URL, title, kind)`` of each changed place
-  in the new text (a layer correction spans the whole piece), and ``overlay_text_changes``
+  in the new text (a layer correction spans the whole piece), ``overlay_corrections`` each
+  mark's correction by its history URL (``CorrectionView``: what the API says of it), and ``overlay_text_changes``
   each text correction with the characters it replaced (``TextChange``). The piece is marked ``overlaid`` and refuses to be saved (``reader.models.Piece.save``).
 * ``overlay.row(section_position, row)`` to a search ``PieceRow`` (any NamedTuple with
   ``position``, ``text``, ``kind``, ``layer``, ``layer_name`` and ``commentator``).
@@ -157,6 +158,28 @@ class Placed:
     whole: bool = True
 
 
+class CorrectionView(NamedTuple):
+    """An accepted correction of a piece as the API gives it (``overlay_corrections``, keyed by its
+    history URL, the third item of each ``overlay_marks`` entry): its id, its kind (``text``,
+    ``layer``, ``structure``), the value as imported (the characters it replaced, the piece's
+    layer, "" for a structure: the piece had none) and the corrected one (the new characters, the
+    new layer, ``heading``/``byline``/``section``)."""
+
+    id: int
+    kind: str
+    imported: str
+    corrected: str
+
+
+def correction_view(proposal: Proposal, imported_layer: str) -> CorrectionView:
+    """``CorrectionView`` of an accepted ``proposal`` on a piece whose layer as imported is ``imported_layer``."""
+    if proposal.kind == TEXT:
+        return CorrectionView(proposal.pk, TEXT, proposal.original, proposal.replacement)
+    if proposal.kind == LAYER:
+        return CorrectionView(proposal.pk, LAYER, imported_layer, proposal.new_layer)
+    return CorrectionView(proposal.pk, STRUCTURE, "", proposal.structure)
+
+
 class TextChange(NamedTuple):
     """An accepted text correction as a corrected piece shows it (``overlay_text_changes``):
     ``start``/``end`` code points of the corrected text holding the new characters, the
@@ -242,6 +265,8 @@ class JuanOverlay:
             p.text, p.layer, p.overlaid = text, layer, True
             p.overlay_marks = [(s, e, reverse("corrections:history", args=[c.pk]), mark_title(c), c.kind)
                                for s, e, c in marks]
+            p.overlay_corrections = {reverse("corrections:history", args=[c.pk]): correction_view(c, imported_layer)
+                                     for _s, _e, c in marks}
             p.overlay_text_changes = [TextChange(s, e, c.original, c.author.get_username(),
                                                  reverse("corrections:history", args=[c.pk]))
                                       for s, e, c in marks if c.kind == TEXT]
@@ -356,8 +381,10 @@ class JuanOverlay:
             marks += [(0, end - start, *rest) for s, e, *rest in getattr(p, "overlay_marks", ())
                       if rest[-1] != TEXT and last]  # a structure correction's 「校」 after the piece
             if proposal is not None:
-                marks.append((0, end - start, reverse("corrections:history", args=[proposal.pk]), mark_title(proposal),
-                              LAYER))
+                url = reverse("corrections:history", args=[proposal.pk])
+                marks.append((0, end - start, url, mark_title(proposal), LAYER))
+                part.overlay_corrections = {**getattr(p, "overlay_corrections", {}),
+                                            url: correction_view(proposal, imported_layer)}
             part.overlay_marks = sorted(marks, key=lambda m: m[0])
             part.overlay_text_changes = [c._replace(start=c.start - start, end=c.end - start)
                                          for c in getattr(p, "overlay_text_changes", ()) if start <= c.start and c.end <= end]

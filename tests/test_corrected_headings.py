@@ -73,3 +73,44 @@ def test_a_line_made_a_heading_titles_its_section_everywhere_and_reverting_resto
     with django_capture_on_commit_callbacks(execute=True):
         revert(p, people["editor2"], reason="此行是正文")
     assert names(client, juan.work_id) == expected("", OPENING)
+
+
+def test_the_section_json_gives_each_corrected_piece_its_corrections(client, seed_juan, people):
+    """/api/works/<id>/juans/<n>/sections/<m>/ gives a piece an accepted correction changed its
+    ``corrections`` (id, kind, where in the piece's text, the value as imported and the corrected
+    one, the history page), as the reading page marks it with 「校」; the other pieces have no such key."""
+    editor = people["editor"]
+    text = propose(people["contributor"], seed_juan, kind="text", section=1, piece=4, start=2, end=4,
+                   replacement="百僚", reason="他本作百僚")
+    layer = propose(people["contributor"], seed_juan, kind="layer", section=1, piece=4, start=0, end=9,
+                    new_layer="commentary", reason="注文")
+    structure = propose(people["contributor"], seed_juan, kind="structure", section=1, piece=6, start=0, end=1,
+                        structure="heading", reason="標題")
+    part = propose(people["contributor"], seed_juan, kind="layer", section=1, piece=8, start=0, end=4,
+                   new_layer="commentary", reason="前四字為注")
+    for p in (text, layer, structure, part):
+        accept(p, editor)
+    api = client.get(f"/api/works/{seed_juan.work_id}/juans/10/sections/1/").json()
+    pieces = {p["position"]: p for p in api["pieces"]}
+    history = "http://testserver/corrections/{}/"
+    assert pieces[4] == {
+        "position": 4, "paragraph": pieces[4]["paragraph"], "kind": "text", "layer": "commentary", "layer_name": "注",
+        "commentator": "", "layer_basis": pieces[4]["layer_basis"], "text": "宰戒百僚有事於射者", "source_tag": "",
+        "source": "", "pages": [], "corrections": [
+            {"id": layer.pk, "kind": "layer", "start": 0, "end": 9, "imported": "classic", "corrected": "commentary",
+             "url": history.format(layer.pk)},
+            {"id": text.pk, "kind": "text", "start": 2, "end": 4, "imported": "百官", "corrected": "百僚",
+             "url": history.format(text.pk)}]}
+    assert pieces[6] == {
+        "position": 6, "paragraph": pieces[6]["paragraph"], "kind": "label", "layer": "classic", "layer_name": "",
+        "commentator": "", "layer_basis": pieces[6]["layer_basis"],
+        "text": "射人戒諸公卿大夫射司士戒士射與贊者", "source_tag": "", "source": "", "pages": [], "corrections": [
+            {"id": structure.pk, "kind": "structure", "start": 0, "end": 17, "imported": "", "corrected": "heading",
+             "url": history.format(structure.pk)}]}
+    # a layer correction of part of a piece: the part it is of carries it
+    assert [(p["text"], p["layer"], p.get("piece_offset"), p.get("corrections")) for p in api["pieces"]
+            if p["position"] == 8] == [
+        ("前射三日", "commentary", 0, [{"id": part.pk, "kind": "layer", "start": 0, "end": 4, "imported": "classic",
+                                         "corrected": "commentary", "url": history.format(part.pk)}]),
+        ("宰夫戒宰及司馬射人宿視滌", "classic", 4, None)]
+    assert [p["position"] for p in api["pieces"] if "corrections" in p] == [4, 6, 8]

@@ -132,9 +132,13 @@ def test_a_boundary_moved_from_the_form_is_read_by_page_search_api_and_exports_t
         {"position": 4, "paragraph": 1, "kind": "text", "layer": "classic", "layer_name": "", "commentator": "",
          "layer_basis": "default", "text": "宰戒百官有事", "source_tag": "", "source": "", "pages": [], "piece_offset": 0},
         {"position": 4, "paragraph": 1, "kind": "text", "layer": "commentary", "layer_name": "注", "commentator": "",
-         "layer_basis": "default", "text": "於射者", "source_tag": "", "source": "", "pages": [], "piece_offset": 6},
+         "layer_basis": "default", "text": "於射者", "source_tag": "", "source": "", "pages": [], "piece_offset": 6,
+         "corrections": [{"id": moved.pk, "kind": "layer", "start": 0, "end": 3, "imported": "classic",
+                          "corrected": "commentary", "url": f"http://testserver/corrections/{moved.pk}/"}]},
         {"position": 5, "paragraph": 1, "kind": "note", "layer": "classic", "layer_name": "", "commentator": "",
-         "layer_basis": "marked", "text": "宰於", "source_tag": "", "source": "", "pages": [], "piece_offset": 0},
+         "layer_basis": "marked", "text": "宰於", "source_tag": "", "source": "", "pages": [], "piece_offset": 0,
+         "corrections": [{"id": back.pk, "kind": "layer", "start": 0, "end": 2, "imported": "commentary",
+                          "corrected": "classic", "url": f"http://testserver/corrections/{back.pk}/"}]},
         {"position": 5, "paragraph": 1, "kind": "note", "layer": "commentary", "layer_name": "注", "commentator": "",
          "layer_basis": "marked", "text": "天子冢宰治官卿也作大事則掌以君命戒於百官", "source_tag": "", "source": "",
          "pages": [], "piece_offset": 2},
@@ -197,6 +201,8 @@ def test_heshang_gong_chapter_61s_boundary_moved_by_one_character(search_backend
          "layer_basis": "reference", "text": "牝者陰類也柔謙和而不倡也", "source_tag": "", "source": "", "pages": [],
          "piece_offset": 0},
         {"position": 5, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "commentator": "",
-         "layer_basis": "reference", "text": "牝", "source_tag": "", "source": "", "pages": [], "piece_offset": 12}]
+         "layer_basis": "reference", "text": "牝", "source_tag": "", "source": "", "pages": [], "piece_offset": 12,
+         "corrections": [{"id": p.pk, "kind": "layer", "start": 0, "end": 1, "imported": "commentary",
+                          "corrected": "classic", "url": f"http://testserver/corrections/{p.pk}/"}]}]
     maintext = Client().get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/export/maintext/").content.decode()
     assert "\n謙德第六十一\n大國者下流天下之交天下之牝牝常以靜勝牡以靜爲下" in maintext
