@@ -9,6 +9,7 @@ from characters.gaiji import placeholders
 from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import juan_citation_text, permalink, section_citation, section_heading, section_title, set_matter, set_openings
+from reader.juan_heads import juan_head
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from reader.shelving import decided_shu
@@ -348,6 +349,8 @@ def juan_structure(juan, chapters, request) -> dict:
         "edition": edition_ref(juan.edition, request),
         "number": juan.number,
         "label": juan.label,
+        # the juan's title line and bylines as the book prints them over its text (reader.juan_heads)
+        "printed_head": [{"kind": line.kind, "text": line.text} for line in juan_head(juan.header)],
         "reading_url": request.build_absolute_uri(juan.get_absolute_url()),
         # the juan's citation as its reading page gives it (引用本卷): its chapters, then its permalink
         "citation": f"{juan_citation_text(juan, [cv.chapter for cv in chapters])} {permalink(request, juan)}",

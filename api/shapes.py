@@ -75,13 +75,23 @@ class ChapterBodySerializer(serializers.Serializer):
     sections = SectionBodySerializer(many=True)
 
 
+class HeadLineSerializer(serializers.Serializer):
+    """One printed line of a juan's head (``reader.juan_heads.HeadLine``): ``kind`` ``title`` (its title line, or
+    a second title line under it) or ``byline``, and ``text`` as printed (indentation and markup left out)."""
+
+    kind = serializers.ChoiceField(choices=["title", "byline"])
+    text = serializers.CharField()
+
+
 class JuanStructureSerializer(serializers.Serializer):
-    """A juan: its work, number (the URLs' file number), label (卷十), reading page, citation (its page's) and chapters."""
+    """A juan: its work, number (the URLs' file number), label (卷十), printed head (its title line and bylines as
+    the book prints them), reading page, citation (its page's) and chapters."""
 
     work = WorkRefSerializer()
     edition = EditionRefSerializer()
     number = serializers.IntegerField()
     label = serializers.CharField()
+    printed_head = HeadLineSerializer(many=True)
     reading_url = serializers.URLField()
     citation = serializers.CharField()
     chapters = ChapterBodySerializer(many=True)
@@ -388,7 +398,8 @@ _SECTION = {"position": 2, "title": "張侯", "name": "張侯", "byline": "", "p
 WORK = {"id": 1, "title": "禮書綱目", "author": "〔清〕江永撰", "people": [{"dynasty": "清", "name": "江永", "role": "撰"}]}
 EDITION = {"id": 1, "slug": "禮書綱目", "name": "欽定四庫全書・純文字本", "url": "http://127.0.0.1:8000/api/editions/1/"}
 JUAN_EXAMPLE = OpenApiExample("禮書綱目 卷十 (shortened)", value={
-    "work": WORK, "edition": EDITION, "number": 10, "label": "卷十", "reading_url": SEED, "citation": "江永《禮書綱目》卷十〈大射儀〉 http://127.0.0.1:8000/works/禮書綱目/juan/10/",
+    "work": WORK, "edition": EDITION, "number": 10, "label": "卷十",
+    "printed_head": [{"kind": "title", "text": "禮書綱目卷十 婺源江永撰"}], "reading_url": SEED, "citation": "江永《禮書綱目》卷十〈大射儀〉 http://127.0.0.1:8000/works/禮書綱目/juan/10/",
     "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "heading_notes": [], "sections": [_SECTION]}]})
 SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
     "work": WORK, "edition": EDITION, "juan": {"number": 10, "label": "卷十"},

@@ -1,0 +1,88 @@
+"""A juan's printed head: its title line(s) and byline(s) as the book prints them over its text.
+
+The importers keep the lines a juan's file gives before its first chapter as they are
+(``Juan.header``, written back byte for byte by the source export): the org-mode header of a
+Kanripo file (``#+TITLE: …``, ``#+PROPERTY: …``), page markers (``<pb:…>``), the collection line
+(欽定四庫全書) and then the printed head of the juan: its title line (``後漢書卷十一``, ``魏志卷一``,
+``六臣註文選卷第十九``), maybe a second title line (the book commented on, 史記集解's ``史記二``; the
+title of a book of readings, 經典釋文's ``孝經音義``) and its bylines (``梁　剡　令劉　昭補幷注``;
+``晉著作郎巴西中正安漢陳　壽撰`` / ``宋太中大夫國子博士聞喜裴松之注``; ``梁昭明太子撰`` /
+``唐李善并五臣註``). This module reads that head back out of ``Juan.header`` for the reading page,
+the API and the TEI export. Display only: the stored header is never changed; each line is given
+as printed, its markup (``¶``, ``<pb:…>``, a note's column mark ``/``) and its indentation left out.
+
+Pure: text in, ``HeadLine`` tuples out; no ORM.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from reader.importers.bylines import PART_TITLE, byline_entries, unsigned_byline
+
+#: The kinds of a printed head line: the juan's title line (or a second title line under it) and
+#: a byline (the people who wrote, noted or compiled the juan, with their roles).
+TITLE = "title"
+BYLINE = "byline"
+
+#: Markup a head line carries that is no part of what the book prints: Kanripo's page and
+#: layout markers and its line ends.
+MARKERS = re.compile(r"<(?:pb|md):[^<>]*>|¶")
+#: The collection line the 四庫 copyists print over every juan (欽定四庫全書, either script): the
+#: collection's, not the juan's (``reader.importers.mandoku.header.COLLECTION``).
+COLLECTION = re.compile(r"^(?:欽定四庫全書|钦定四库全书)")
+#: The catalogue number the Taishō (CBETA) transcriptions print before a text's title: layout.
+CANON_NUMBER = re.compile(r"^No\.\s?\d+")
+#: Space around a printed line (its indentation in the print), not kept in the display.
+EDGE_SPACE = "\u3000 \t\r"
+
+
+@dataclass(frozen=True)
+class HeadLine:
+    """One printed line of a juan's head: ``kind`` (``TITLE`` or ``BYLINE``) and ``text``, the line
+    as printed (characters exactly as stored; indentation, ``¶``, page markers and the column mark
+    ``/`` of a note left out; a note keeps its parentheses)."""
+
+    kind: str
+    text: str
+
+
+def printed_lines(header: str) -> list[str]:
+    """The printed lines of ``header`` (``Juan.header``: raw lines joined by ``\\n``) that are the
+    juan's own, in order: org-mode lines (``#…``, ``*…``), page markers, blank lines, the
+    collection line (``COLLECTION``) and a canon number left out; each line's markup and
+    indentation left out (``HeadLine.text``)."""
+    out = []
+    for raw in (header or "").split("\n"):
+        if raw.startswith(("#", "*")):
+            continue
+        line = MARKERS.sub("", raw).strip(EDGE_SPACE)
+        if not line or COLLECTION.match(line) or CANON_NUMBER.match(line):
+            continue
+        out.append(_note_columns(line))
+    return out
+
+
+def _note_columns(line: str) -> str:
+    """``line`` with the column mark ``/`` of its notes ``(…/…)`` left out (layout of the print)."""
+    return re.sub(r"\([^()]*\)", lambda m: m.group(0).replace("/", ""), line)
+
+
+def is_byline(line: str) -> bool:
+    """Whether a printed head line under the juan's title line is a byline: made of byline entries,
+    each a person and a role (``reader.importers.bylines.byline_entries``: ``梁昭明太子撰``,
+    ``唐李善并五臣註``), or a byline whose role the print leaves out (``unsigned_byline``: 荀子
+    ``登仕郎守大理評事揚　倞``); the title of a book of readings (``PART_TITLE``: ``孝經音義``) is a title."""
+    flat = line.replace("\u3000", "")
+    if PART_TITLE.match(flat):
+        return False
+    return bool(byline_entries(line)) or unsigned_byline("\u3000" * 3 + line)
+
+
+def juan_head(header: str) -> list[HeadLine]:
+    """The printed head of a juan from its stored ``header``: the first printed line is its title
+    line (``TITLE``); each line under it is a ``BYLINE`` where ``is_byline`` says so, else a second
+    title line (史記集解's volume line ``史記二``). [] when the file prints none (a file that
+    opens in mid-text, a plain text without a title line)."""
+    lines = printed_lines(header)
+    return [HeadLine(TITLE if i == 0 or not is_byline(line) else BYLINE, line) for i, line in enumerate(lines)]
