@@ -62,10 +62,11 @@ def test_a_category_name_over_a_title_is_no_part_of_it():
     """文選 卷六十 「　祭文」 (the 類), 「　　祭古冡文(并序/)」, 「　　　謝惠連(沈約宋書曰…」 whose note runs
     on over 「　　　(壍中得古冢…)」: the section was titled 祭文, the 類, and had no author. 六臣註文選 卷四十三
     「　　書下」 over 「　　與山巨源絶交書一首(…」 stays apart from the title."""
-    section = next(s for s in _read("KR4h0002_060").sections if s.line == 478)
+    doc = _read("KR4h0002_060")
+    section = next(s for s in doc.sections if s.line == 479)  # under 祭文, its chapter's heading (line 478)
     assert (section.title, [p["name"] for p in section.bylines]) == ("祭古冡文", ["謝惠連"])
-    assert [(p.kind, p.text) for p in section.pieces[:4] if p.kind != NOTE] == [
-        (LABEL, "祭文"), (LABEL, "祭古冡文"), (LABEL, "謝惠連")]
+    assert [(p.kind, p.text) for p in section.pieces[:4] if p.kind != NOTE] == [(LABEL, "祭古冡文"), (LABEL, "謝惠連")]
+    assert [c.heading for c in doc.chapters if section in c.sections] == ["祭文"]
     assert _heads(_read("KR4h0003_043"), 1, 20) == [(11, "", ["嵇叔夜"])]
 
 
@@ -84,7 +85,7 @@ def test_the_first_piece_of_a_group_titles_the_groups_section():
     """文選 卷二十八 「　　樂府十七首」, 「　　　猛虎行(…」, then the author as high as the group's title,
     「　　陸士衡」, over the poem: the section is the first poem's, and every poem of the group his."""
     heads = _heads(_read("KR4h0002_028"), 1, 93)
-    assert heads == [(11, "猛虎行", ["陸士衡"]), (30, "君子行", ["陸士衡"]), (58, "從軍行", ["陸士衡"]),
+    assert heads == [(12, "猛虎行", ["陸士衡"]), (30, "君子行", ["陸士衡"]), (58, "從軍行", ["陸士衡"]),
                      (74, "豫章行", ["陸士衡"]), (93, "苦寒行", ["陸士衡"])]
 
 
@@ -92,7 +93,7 @@ def test_a_group_titled_as_high_as_a_category_and_one_that_ends_at_the_next_cate
     """文選 卷二十七 「　樂府二首」 over 「　　短歌行」 over 「　　　魏武帝」, then 「　　　苦寒行」: 魏武帝's too.
     「　　宋郊祀歌二首」 (顔延年) ends at the next 類 「　樂府上」: 飲馬長城窟行 (古辭) is not his."""
     heads = _heads(_read("KR4h0002_027"), 283, 400)
-    assert heads == [(283, "宋郊祀歌二首", ["顔延年"]), (325, "飲馬長城窟行", []), (337, "傷歌行", []), (346, "長歌行", []),
+    assert heads == [(284, "宋郊祀歌二首", ["顔延年"]), (325, "飲馬長城窟行", []), (337, "傷歌行", []), (346, "長歌行", []),
                      (354, "怨歌行一首", ["班媫妤"]), (364, "短歌行", ["魏武帝"]), (386, "苦寒行", ["魏武帝"]),
                      (398, "善哉行", ["魏文帝"])]
 

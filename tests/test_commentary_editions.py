@@ -50,20 +50,26 @@ def test_wenxuan_headings_with_their_notes_are_labels():
     its author) over ``　　兩都賦序``; 文選註 卷一 ``賦甲(…)`` over ``　京都上``. Over both books 11 headings in
     9 juans; the text starts at 或曰賦者古詩之流也."""
     doc = parse("kanripo-commentary/KR4h0003/KR4h0003_001.txt")
-    assert [(p.kind, p.layer, p.text) for p in doc.all_pieces()[:25] if p.kind != NOTE][:6] == [
-        (LABEL, "", "賦甲"), (LABEL, "", "京都上"), (LABEL, "", "班孟堅兩都賦二首"), (LABEL, "", "兩都賦序"),
+    # (京都上, the 類, is the heading of the chapter of its pieces: test_wenxuan_categories)
+    assert [(p.kind, p.layer, p.text) for p in doc.all_pieces()[:25] if p.kind != NOTE][:5] == [
+        (LABEL, "", "賦甲"), (LABEL, "", "班孟堅兩都賦二首"), (LABEL, "", "兩都賦序"),
         (LABEL, "", "班孟堅"), (TEXT, "", "或曰賦者古詩之流也")]
+    assert doc.chapters[1].heading == "京都上"
     li = parse("kanripo-commentary/KR4h0002/KR4h0002_001.txt")
-    assert [(p.kind, p.text) for p in li.all_pieces() if p.kind != NOTE][:5] == [
-        (LABEL, "賦甲"), (LABEL, "京都上"), (LABEL, "兩都賦序"), (LABEL, "班孟堅"), (TEXT, "或曰賦者古詩之流也")]
+    assert [(p.kind, p.text) for p in li.all_pieces() if p.kind != NOTE][:4] == [
+        (LABEL, "賦甲"), (LABEL, "兩都賦序"), (LABEL, "班孟堅"), (TEXT, "或曰賦者古詩之流也")]
     heads = {}
     for rel in ("KR4h0002/KR4h0002_003", "KR4h0002/KR4h0002_007", "KR4h0002/KR4h0002_013", "KR4h0002/KR4h0002_019",
                 "KR4h0002/KR4h0002_037", "KR4h0003/KR4h0003_007", "KR4h0003/KR4h0003_019", "KR4h0003/KR4h0003_043"):
-        pieces = parse(f"kanripo-commentary/{rel}.txt").all_pieces()
-        heads[rel.split("/")[1]] = [p.text for k, p in enumerate(pieces[:-1]) if p.kind == LABEL and pieces[k + 1].kind == NOTE
-                                    and not any(q.kind == TEXT for q in pieces[:k])][:1]
+        head = parse(f"kanripo-commentary/{rel}.txt")
+        pieces = head.all_pieces()
+        # a 類 with its note heads the juan's first chapter (its 部 over it: 六臣 賦 over 郊祀, 賦癸 over 情)
+        heads[rel.split("/")[1]] = [head.chapters[0].heading] if head.chapters[0].heading else [
+            p.text for k, p in enumerate(pieces[:-1]) if p.kind == LABEL and pieces[k + 1].kind == NOTE
+            and not any(q.kind == TEXT for q in pieces[:k])][:1]
+        assert pieces[0].kind == NOTE or rel.endswith("043")  # the heading's note, first in its section
     assert heads == {"KR4h0002_003": ["京都中"], "KR4h0002_007": ["郊祀"], "KR4h0002_013": ["物色"],
-                     "KR4h0002_019": ["情"], "KR4h0002_037": ["表"], "KR4h0003_007": ["郊祀"], "KR4h0003_019": ["情"],
+                     "KR4h0002_019": ["情"], "KR4h0002_037": ["表"], "KR4h0003_007": ["賦郊祀"], "KR4h0003_019": ["賦癸情"],
                      "KR4h0003_043": ["書下與山巨源絶交書一首"]}
 
 

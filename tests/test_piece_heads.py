@@ -49,8 +49,8 @@ def test_a_note_on_a_word_of_the_title_keeps_the_title_whole():
 
 
 @pytest.mark.parametrize("name, line, title, author, sections", [
-    ("KR4h0002_060", 11, "齊竟陵文宣王行狀", "任彦昇", 4),
-    ("KR4h0003_060", 13, "齊竟陵文宣王行狀一首", "任彦升", 7),
+    ("KR4h0002_060", 12, "齊竟陵文宣王行狀", "任彦昇", 4),  # under the 類 行狀, its chapter's heading
+    ("KR4h0003_060", 14, "齊竟陵文宣王行狀一首", "任彦升", 7),
 ])
 def test_the_lines_under_a_title_printed_lower_than_its_author_are_the_titles(name, line, title, author, sections):
     """文選 卷六十 prints the 行狀's title, the two lines naming its subject's grandfather and father
@@ -83,8 +83,9 @@ def test_a_commentators_line_with_his_preface_is_part_of_the_byline():
     doc = _read("KR4h0002_032")
     section = doc.sections[0]
     assert (section.title, _people(section)) == ("離騷經一首", ["屈平", "王逸注"])
-    assert [(p.kind, p.text[:6]) for p in section.pieces[:5]] == [
-        (LABEL, "騷上"), (LABEL, "離騷經一首"), (LABEL, "屈平"), (LABEL, "王逸注"), (NOTE, "序曰離騷經者")]
+    assert [(p.kind, p.text[:6]) for p in section.pieces[:4]] == [
+        (LABEL, "離騷經一首"), (LABEL, "屈平"), (LABEL, "王逸注"), (NOTE, "序曰離騷經者")]
+    assert doc.chapters[0].heading == "騷上"  # the 類, its chapter's heading
     section = next(s for s in _read("KR4h0002_055").sections if s.title == "演連珠五十首")
     assert _people(section) == ["陸士衡", "劉孝標注"]
 

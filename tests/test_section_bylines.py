@@ -59,7 +59,7 @@ def test_the_api_and_the_citation_name_it(buju, client):
         "卜居", "屈平　王逸註", [{"dynasty": "", "name": "屈平", "role": ""}, {"dynasty": "", "name": "王逸", "role": "註"}])
     assert data["citation"] == (
         "〔梁〕蕭統編　〔唐〕李善註　〔唐〕呂延濟註　〔唐〕劉良註　〔唐〕張銑註　〔唐〕呂向註　〔唐〕李周翰註"
-        "《六臣註文選》卷第三十三屈平　王逸註「卜居」（四部叢刊本，葉 33-7b） http://testserver/works/KR4h0003/juan/33/5/")
+        "《六臣註文選》卷第三十三〈騷下〉屈平　王逸註「卜居」（四部叢刊本，葉 33-7b） http://testserver/works/KR4h0003/juan/33/5/")
     chapters = client.get(f"/api/works/{juan.work_id}/juans/{juan.number}/").json()["chapters"]
     assert [(s["title"], s["byline"]) for c in chapters for s in c["sections"] if s["byline"]] == [
         ("少司命", "屈平　王逸註"), *[("山鬼", "屈平　王逸註")] * 2, ("渉江", "屈平　王逸注"), ("卜居", "屈平　王逸註"),

@@ -164,11 +164,11 @@ def test_a_title_whose_note_runs_on_opens_its_section_and_the_author_is_its_byli
     text = (folder / "KR4h0003_033.txt").read_text(encoding="utf-8")
     doc = parse_mandoku(text, "KR4h0003_033.txt")
     assert render_mandoku(doc) == text
-    assert [c.title for c in doc.chapters] == [""]
+    assert [c.title for c in doc.chapters] == ["騷下"]  # the 類 printed at the juan's head, higher than 右山鬼
     assert [s.title for s in doc.sections] == [
         "少司命", "山鬼", "山鬼", "渉江", "卜居", "漁父", "九辯五首", "", "招魂", "", "", "", "招隠士"]
     assert [(s.line, _people(s)) for s in doc.sections if s.bylines] == [
-        (13, ["屈平", "王逸註"]), (49, ["屈平", "王逸註"]), (87, ["屈平", "王逸註"]), (90, ["屈平", "王逸注"]),
+        (14, ["屈平", "王逸註"]), (49, ["屈平", "王逸註"]), (87, ["屈平", "王逸註"]), (90, ["屈平", "王逸注"]),
         (153, ["屈平", "王逸註"]), (195, ["屈平", "王逸注"]),
         (223, ["宋玉"]), (294, ["宋玉"]), (348, ["宋玉", "王逸註"]), (418, ["宋玉", "王逸註"]),
         (487, ["宋玉", "王逸註"]), (548, ["宋玉", "王逸註"]), (587, ["劉安"])]  # untitled sections keep the piece's byline
@@ -191,11 +191,11 @@ def test_a_title_whose_note_runs_on_opens_its_section_and_the_author_is_its_byli
                                        {"dynasty": "", "place": "", "name": "王逸", "role": "註"}]
     doc = parse_mandoku((folder / "KR4h0003_032.txt").read_text(encoding="utf-8"), "KR4h0003_032.txt")
     assert "東皇太一" in [s.title for s in doc.sections]
-    # 卷十九 prints no 右 closer: ``　　述德`` after 補亡詩's last line is the next 類's name, at the head
-    # of 述祖德詩二首's section, as printed
+    # 卷十九 prints no 右 closer: ``　　述德`` after 補亡詩's last line is the next 類's name, the heading of
+    # the chapter 述祖德詩二首's section opens
     doc = parse_mandoku((folder / "KR4h0003_019.txt").read_text(encoding="utf-8"), "KR4h0003_019.txt")
-    assert [(s.line, [(p.kind, p.text) for p in s.pieces[:2]]) for s in doc.sections if s.title == "述祖德詩二首"] == [
-        (546, [(LABEL, "述德"), (LABEL, "述祖德詩二首")])]
+    assert [(c.heading, s.line, [(p.kind, p.text) for p in s.pieces[:1]]) for c in doc.chapters for s in c.sections
+            if s.title == "述祖德詩二首"] == [("述德", 547, [(LABEL, "述祖德詩二首")])]
     assert "  section bylines: 13" in explain(parse_mandoku(text, "KR4h0003_033.txt"))  # 8 pieces, 13 sections
 
 

@@ -33,10 +33,18 @@ How these books are made:
   ``　　　述祖德詩二首(…)``, 卷二十一 ``　　百一``, 卷二十七 ``　　軍戎``): no juan that prints a 類 name
   after a piece prints a ``右`` closer, and a juan's 類 at its head is printed higher than its
   closer (``　騷下`` over ``　　右山鬼``).
+* **Each 類 heads its pieces.** A 類's name, printed over a piece's title and higher than it
+  (``　　情(…)`` over ``　　　髙唐賦``), names the class of every piece up to the next 類, in this juan and
+  the next ones that print none at their head: it is the heading of the chapter of those pieces
+  (``category_headings``), so a piece is cited under its own 類, never the last one some other rule
+  read. 六臣 (四部叢刊) prints the 部 at one U+3000, the 類 at two, titles at three; 文選註 (四庫全書)
+  each one higher, its 類 with a note a section of its own (``　情(…)`` over ``　　髙唐賦``).
 """
 from __future__ import annotations
 
-from ..document import LABEL, NOTE, TEXT, JuanDocument, PieceDoc, SectionDoc
+import re
+
+from ..document import EDITORIAL, LABEL, NOTE, PARATEXT, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from ..positions import piece_positions
 from .cuts import split_section
 from .piece_heads import HEADING_MAX
@@ -154,3 +162,157 @@ def _parts(sections: list[SectionDoc], start: int) -> list[SectionDoc]:
         if section.closer:
             return out if section.closer.startswith(CLOSING) else []
     return []
+
+
+#: The most characters of a 類's name (``京都上``, ``贈荅一``, ``碑文下``; 六臣 prints ``詩甲``, the 部, where
+#: 卷十九 has no 類 line over 𥙷亡詩).
+CATEGORY_MAX = 4
+#: How a group of pieces ends its title, the count of its pieces and 首 (``樂府十七首``, ``演連珠五十首``,
+#: ``班孟堅兩都賦二首``): a group, not a 類 (an author may end his name in 首: ``曹元首``).
+GROUP_END = re.compile("[一二三四五六七八九十百]+首$")
+
+
+def _line_with_notes(para: list[PieceDoc]) -> bool:
+    """Whether ``para`` is a 類's line: a short label, or short words the structure step left text,
+    and its notes only."""
+    first = para[0] if para else None
+    return (first is not None and first.kind in (LABEL, TEXT) and 0 < len(first.text) <= CATEGORY_MAX
+            and "\u3000" not in first.text and not GROUP_END.search(first.text)
+            and all(p.kind == NOTE for p in para[1:]))
+
+
+def _heads(section: SectionDoc) -> list[int]:
+    """The indexes of the paragraphs ``section`` opens with before its first text: labels, notes, and
+    short lines with their notes only (``_line_with_notes``)."""
+    out = []
+    for k, para in enumerate(section.paragraphs):
+        if not para:
+            break
+        if para[0].kind == LABEL or _notes_only(para) or (k == 0 and _line_with_notes(para)):
+            out.append(k)
+        else:
+            break
+    return out
+
+
+def _head_category(doc: JuanDocument) -> bool:
+    """Whether ``doc``'s first section opens with a 類 over a piece whose title the structure step
+    left text (六臣 卷十五 ``　　志中`` over ``　　　思玄賦(…)``, its author not printed): the section is
+    titled by a label alone (``_line_with_notes``), the next line printed deeper, in a juan that prints
+    its pieces with their authors (a section byline)."""
+    first = doc.chapters[0].sections[0] if doc.chapters and doc.chapters[0].sections else None
+    if first is None or len(first.paragraphs) < 2 or not any(s.bylines for s in doc.sections):
+        return False
+    para, nxt = first.paragraphs[0], first.paragraphs[1]
+    return (para[0].kind == LABEL and para[0].text == first.title and _line_with_notes(para)
+            and bool(nxt) and nxt[0].kind == TEXT and _indent(nxt[0].layout) > _indent(para[0].layout) > 0)
+
+
+def _category(sections: list[SectionDoc], si: int) -> tuple[int, int] | None:
+    """Where the 類 over the piece ``sections[si]`` opens is printed: ``(section index, paragraph
+    index)``, or None. The piece's title is a label its section is titled by (not in front matter); the 類 is the last line over it printed higher than it (fewer U+3000), of at most
+    ``CATEGORY_MAX`` characters, not a group's title (``…首``), with only labels and notes between
+    them, in the piece's section or the one before it when that holds nothing but the 類 and its
+    notes (李善 卷十九 ``　情(…)``), the 部 over them (六臣 ``　賦癸`` over ``　　情(…)``)."""
+    section = sections[si]
+    if not section.title or any(p.layer in (PARATEXT, EDITORIAL) for p in section.pieces):
+        return None  # front matter: the 目錄's 部 over its 類 over their pieces' titles
+    heads = _heads(section)
+    title_at = next((k for k in heads if section.paragraphs[k][0].kind == LABEL
+                     and section.paragraphs[k][0].text == section.title), None)
+    if title_at is None:
+        return None
+    depth = _indent(section.paragraphs[title_at][0].layout)
+    under = next((section.paragraphs[k][0] for k in heads if k > title_at and section.paragraphs[k][0].kind == LABEL), None)
+    if under is not None and GROUP_END.search(under.text) and _indent(under.layout) > depth and _line_with_notes(
+            section.paragraphs[title_at]):
+        return si, title_at  # the section is titled by the 類 over a group (六臣 卷第一 京都上 over 班孟堅兩都賦二首)
+    above = [(si, k) for k in heads if k < title_at]
+    if title_at == 0 and si and sections[si - 1].paragraphs:
+        before = sections[si - 1]
+        kept = _heads(before)
+        labels = [k for k in kept if not _notes_only(before.paragraphs[k])]
+        if len(kept) == len(before.paragraphs) and (len(labels) == 1 or len(labels) == 2 and before.title == (
+                before.paragraphs[labels[0]][0].text)):  # heads only: the 類 and its note (情), the 部 over it
+            above = [(si - 1, k) for k in kept]
+    for at in reversed(above):
+        para = sections[at[0]].paragraphs[at[1]]
+        if _notes_only(para) or GROUP_END.search(para[0].text):
+            continue  # a note running on; a group's title between (樂府下 over 樂府十七首 over 猛虎行)
+        return at if _line_with_notes(para) and _indent(para[0].layout) < depth else None
+    return None
+
+
+def category_headings(doc: JuanDocument) -> int:
+    """Make each 類 printed over an anthology's piece the heading of a chapter (module docstring),
+    in place, in a juan that prints its pieces with their authors: the 類's line (``_category``) leaves
+    its section and becomes the chapter's ``heading`` (its layout with it; the notes it carries stay
+    the first pieces of the section, the heading's notes as the reading page shows them), with the
+    部's lines printed over it in the same section (``賦癸`` over ``情``: the chapter's ``category``).
+    The sections from there to the next 類 are the chapter's. In a juan that closes a piece with a
+    ``右`` closer, only a line printed higher than the closer is a 類 (``closing_titles``: 渉江 is a
+    title, 騷下 the 類). A juan's first chapter takes the 類
+    its head prints; one whose head prints none goes on with the 類 of the juan before. The file
+    writes back the same (the heading is written where its line stood). Returns how many 類 it read."""
+    if not doc.chapters or not any(s.bylines for s in doc.sections):
+        return 0  # no anthology: its pieces are printed with no authors
+    # in a juan that closes a piece with 右 and its title, a line printed as low as that closer after a
+    # piece is the title of the piece above (``closing_titles``: 渉江), its 類 is printed higher (騷下)
+    closers = [s for s in doc.sections if s.closer and s.closer.startswith(CLOSING)]
+    lowest = min((_indent(s.closer_layout) for s in closers), default=None)
+    n = 0
+    chapters: list[ChapterDoc] = []
+    for chapter in doc.chapters:
+        sections = chapter.sections
+        found = {}
+        if chapter is doc.chapters[0] and _head_category(doc):
+            found[0] = 0
+        for si in range(len(sections)):
+            at = _category(sections, si)
+            if at is not None and lowest is not None and _indent(
+                    sections[at[0]].paragraphs[at[1]][0].layout) >= lowest:
+                continue
+            if at is not None:
+                found.setdefault(at[0], at[1])
+        current, kept = chapter, []
+        chapters.append(chapter)
+        for si, section in enumerate(sections):
+            k = found.get(si)
+            over = section.paragraphs[:k] if k is not None else []
+            alone = len(section.paragraphs) == k + 1 and len(section.paragraphs[k]) == 1 if k is not None else False
+            if k is None or any(len(p) != 1 or p[0].kind != LABEL or GROUP_END.search(p[0].text) for p in over) or (
+                    alone and (section.closer is not None or section.records or section.blank_lines_after)):
+                kept.append(section)  # no 類 here, or the section's end would be left with nothing
+                continue
+            pieces = [p[0] for p in over] + [section.paragraphs[k][0]]
+            heading, layout = "", []
+            for piece in pieces:
+                layout.extend((len(heading) + offset, raw) for offset, raw in piece.layout)
+                heading += piece.text
+            name = pieces[-1].text
+            if section.title in [p.text for p in pieces]:
+                section.title = ""
+            del section.paragraphs[k][0]
+            section.paragraphs[:k + 1] = [] if not section.paragraphs[k] else [section.paragraphs[k]]
+            fields = dict(title=name, category="\u3000".join(p[0].text for p in over), heading=heading,
+                          heading_layout=layout)
+            if not kept and current.heading is None and not current.title:
+                for key, value in fields.items():
+                    setattr(current, key, value)
+            else:
+                current.sections = kept
+                current = ChapterDoc(**fields)
+                chapters.append(current)
+                kept = []
+            if section.paragraphs:  # a section of the 類's line alone (六臣 卷十五 　　志中) is now its heading
+                kept.append(section)
+            n += 1
+        current.sections = kept
+    doc.chapters = chapters
+    if n:
+        positions = piece_positions(doc)
+        for section in doc.sections:
+            first = next((p for para in section.paragraphs for p in para), None)
+            if first is not None:
+                section.line = positions[id(first)][0]
+    return n

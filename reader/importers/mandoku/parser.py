@@ -50,7 +50,7 @@ from .late_titles import late_title
 from .part_lists import life_lists, zhi_parts
 from .classic_titles import classic_titles
 from .prefaces import appended_writings, preface_layers
-from .anthology_titles import closing_titles, head_labels
+from .anthology_titles import category_headings, closing_titles, head_labels
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .head_lists import head_lists
@@ -249,6 +249,7 @@ class _Parser(LineLoop):
         # 文選 賦甲(…), 班孟堅兩都賦二首(…): headings with their notes at a juan's head, not text (after the
         # block labels: 御纂周易折中's 本義(…) under a heading is a block's label, of its layer)
         head_labels(doc)
+        category_headings(doc)  # 文選 情(…) over 髙唐賦: each 類 the heading of the chapter of its pieces
         closing_titles(doc)  # 六臣 卷三十三 少司命, 渉江: titles printed after their pieces, where 右山鬼 closes one
         if not (self.header.tls or indented or said or doc.layer_form or layout_decided(doc)):
             # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush (after the block labels:

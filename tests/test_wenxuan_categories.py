@@ -1,0 +1,83 @@
+"""文選's 類 (情, 物色, 京都上 …) head the chapters of their pieces (``anthology_titles.category_headings``):
+the 類's line, with the note it carries, is read as a chapter heading in both 文選 editions, so the
+work page lists each juan's 類 and a piece is cited under its own 類, not under the last one the
+structure step happened to read (六臣註文選 卷十四–三十六 were all 〈物色〉（續）, 卷十九's 洛神賦 cited as
+卷第十九〈物色〉). Real files of ``../shared/corpus/kanripo-commentary``; each writes back byte for byte."""
+from reader.citation import citation_text
+from reader.importers.document import LABEL, NOTE
+from reader.importers.loader import import_file, render_source
+from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.juans import juan_contents
+from reader.models import Juan
+
+from .conftest import SHARED
+
+BOOKS = SHARED / "corpus" / "kanripo-commentary"
+
+
+def parse(rel: str):
+    path = BOOKS / f"{rel}.txt"
+    raw = path.read_text(encoding="utf-8")
+    doc = parse_mandoku(raw, str(path))
+    assert render_mandoku(doc) == raw
+    return doc
+
+
+def heads(doc):
+    return [(c.title, c.category, c.heading) for c in doc.chapters]
+
+
+def test_each_category_heads_a_chapter_in_both_editions():
+    # 六臣 (四部叢刊) prints the 部 at one U+3000, the 類 at two, the piece's title at three: 　賦癸 over
+    # 　　情(…) over 　　　髙唐賦; the 部 printed over the 類 is the chapter's category
+    liuchen = parse("KR4h0003/KR4h0003_019")
+    assert heads(liuchen) == [("情", "賦癸", "賦癸情"), ("詩甲", "", "詩甲"), ("述德", "", "述德"), ("勸勵", "", "勸勵")]
+    first = liuchen.chapters[0].sections[0]
+    assert (first.title, [(p.kind, p.text[:6]) for p in first.pieces]) == (
+        "", [(NOTE, "情者外染也於"), (NOTE, "善曰易曰利貞")])  # 情's note: the heading's
+    assert [s.title for s in liuchen.chapters[0].sections if s.title] == ["髙唐賦", "神女賦", "豋徒子好色賦", "洛神賦"]
+    assert [p.text for p in liuchen.chapters[2].sections[0].pieces[:1]] == ["述祖德詩二首"]
+    # 李善 (四庫全書) prints no 部 after 卷一 and each line one U+3000 higher: 　情(…) over 　　髙唐賦; its 類
+    # alone in a section of its own there, over the section of the piece
+    li = parse("KR4h0002/KR4h0002_019")
+    assert heads(li) == [("情", "", "情"), ("述徳", "", "述徳"), ("勸勵", "", "勸勵")]
+    # a 類 whose line the structure step left text with its note (勸勵) leaves the classic too
+    assert [(p.kind, p.text[:4]) for p in li.chapters[2].sections[0].pieces] == [(NOTE, "勸者進善")]
+    assert [(p.kind, p.text) for p in li.chapters[2].sections[1].pieces[:1]] == [(LABEL, "諷諫詩")]
+
+
+def test_the_heads_of_other_juans():
+    assert heads(parse("KR4h0003/KR4h0003_014"))[:2] == [("鳥獸", "", "鳥獸"), ("志上", "", "志上")]
+    # 卷十五: 　　志中 alone on its line, the 類, over 思玄賦 (its title read as text: no author printed)
+    assert heads(parse("KR4h0003/KR4h0003_015")) == [("志中", "", "志中")]
+    # 卷第一: 　　京都上 titles its section over the group 班孟堅兩都賦二首 printed deeper; 賦甲 with its note
+    # stays the juan's first section, before any 類
+    assert heads(parse("KR4h0003/KR4h0003_001")) == [("", "", None), ("京都上", "", "京都上")]
+    assert heads(parse("KR4h0002/KR4h0002_001")) == [("", "", None), ("京都上", "", "京都上")]
+    # 卷三十三 closes 山鬼 with 右山鬼: 騷下, printed higher than that closer, is the 類; 渉江, printed as
+    # low, is the title of the piece above (closing_titles), no 類
+    assert heads(parse("KR4h0003/KR4h0003_033")) == [("騷下", "", "騷下")]
+    # 卷五十: 史論下, then the parts of 史述贊三首 the structure step heads (述成紀第十 …), as before
+    assert [t for t, _, _ in heads(parse("KR4h0003/KR4h0003_050"))] == ["史論下", "述成紀第十", "述韓英彭盧呉傳第四"]
+    # a group's title (樂府十七首) between the 類 and the piece is no 類; an author's name ending in 首
+    # (曹元首 under 六代論) is no group
+    assert heads(parse("KR4h0003/KR4h0003_028"))[0] == ("樂府下", "", "樂府下")
+    assert heads(parse("KR4h0002/KR4h0002_052")) == [("論上", "", "論上")]
+    # front matter: the 目錄 prints 部, 類 and titles stacked the same way; they stay its labels
+    assert [c.title for c in parse("KR4h0003/KR4h0003_000").chapters] == ["", "目録", "表"]
+
+
+def test_a_piece_is_cited_under_its_own_category(db):
+    juans = [import_file(BOOKS / "KR4h0003" / f"KR4h0003_0{n}.txt").juan for n in (18, 19, 20)]
+    for juan in juans:
+        assert render_source(juan) == (BOOKS / "KR4h0003" / juan.source_name.rsplit("/", 1)[-1]).read_text(encoding="utf-8")
+    nineteen = juans[1]
+    luoshen = nineteen.sections.get(title="洛神賦")
+    assert citation_text(luoshen) == (
+        "〔梁〕蕭統編　〔唐〕李善註　〔唐〕呂延濟註　〔唐〕劉良註　〔唐〕張銑註　〔唐〕呂向註　〔唐〕李周翰註"
+        "《六臣註文選》卷第十九〈情〉曹子建「洛神賦」（四部叢刊本，葉 19-14b）")
+    ordered = list(Juan.objects.filter(edition=nineteen.edition).order_by("number").prefetch_related("chapters"))
+    juan_contents(ordered)
+    assert [[(c.title, c.continued) for c in j.contents] for j in ordered] == [
+        [("音樂下", False)], [("情", False), ("詩甲", False), ("述德", False), ("勸勵", False)],
+        [("獻詩", False), ("公讌", False)]]
