@@ -119,7 +119,7 @@ def test_a_table_of_short_lines_titles_no_section():
     """卷首下's 王朝世表 prints each king flush and under him, a column deeper, his parentage and years
     (``平王宜臼`` over ``　幽王子在位五十一年``): short lines alone, each read as a heading, and the section
     took the last of them, 元王仁, for its title. A stack of headings goes deeper line by line (its last
-    the section's title: ``structure.stacked``); lines that go back up are a table: no title."""
+    the section's title: ``title_stacks.stacked``); lines that go back up are a table: no title."""
     doc = _doc("KR1e0094", 2)
     section = next(s for s in doc.sections if s.line == 15)
     assert section.title == ""

@@ -38,7 +38,7 @@ def test_every_label_of_a_reading_page_is_simplified_in_simplified_display(site,
     page.goto(site + JUAN + "?script=simp")
     assert page.locator("html").get_attribute("lang") == "zh-Hans"
     # on a phone the settings are folded under a line that names them, simplified too
-    assert page.locator("#display-settings > summary").text_content() == "阅读设定：校正本・夹注・横排・简体・中"
+    assert page.locator("#display-settings > summary").text_content() == "阅读设定：校正本・夹注・经注・横排・简体・中"
     tab.open_settings()  # their labels read as well
     found = labels(page)
     assert len(found) > 40
@@ -49,7 +49,7 @@ def test_every_label_of_a_reading_page_is_simplified_in_simplified_display(site,
     assert page.locator(".cite-juan .cite-label").inner_text() == "引用本卷"
     assert page.locator(".juan-tools").inner_text() == "引文地图（各节又见于何书）"
     assert page.locator(".downloads").inner_text() == "下载本卷：原文 · 白文 · JSON · TEI"
-    assert page.locator(".display-controls a.current").all_inner_texts() == ["校正本", "夹注", "横排", "简体", "中"]
+    assert page.locator(".display-controls a.current").all_inner_texts() == ["校正本", "夹注", "经注", "横排", "简体", "中"]
     assert page.locator("#s2 > h3.closer").inner_text() == "右张侯"
     # what is no label keeps its characters: the citation, the look-up's stored text, the addresses
     assert page.locator("#cite-juan").inner_text().startswith("江永《禮書綱目》卷十〈大射儀〉")
@@ -85,4 +85,4 @@ def test_every_label_of_a_reading_page_is_simplified_in_simplified_display(site,
     assert page.locator("html").get_attribute("lang") == "zh-Hant"
     assert page.locator(".toc > summary").inner_text() == "目錄（45 節）"
     tab.open_settings()
-    assert page.locator(".display-controls a.current").all_inner_texts() == ["校正本", "夾注", "橫排", "原字", "中"]
+    assert page.locator(".display-controls a.current").all_inner_texts() == ["校正本", "夾注", "經注", "橫排", "原字", "中"]

@@ -32,6 +32,7 @@ from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
                           note_under_heading, running_title, title_words, wrapped_title)
 from .piece_groups import carry_group_bylines, group_heads, group_people
+from .title_stacks import stacked
 from .units import Unit  # noqa: F401  (its home was here: parser, tests)
 from .counts import POEM_LIMIT, poem_ends
 
@@ -223,18 +224,6 @@ def _lemma_indents(run: list[Unit], labels: frozenset[str]) -> frozenset[int]:
     return frozenset(u.indent for k, u in enumerate(run[:-1])
                      if u.kind == "para" and u.pieces and all(p.kind == TEXT for p in u.pieces)
                      and sum(p.n for p in u.pieces) > HEADING_MAX and _commented_lemma(run[k + 1], labels))
-
-
-def stacked(titles: list[Unit]) -> bool:
-    """Whether ``titles`` (the short lines read as headings at a section's head, in order) are a stack
-    of headings, the last the section's title: each line at a depth of its own, deeper or higher than
-    the one above it (禮書 ``　昏禮`` over ``　　婦見舅姑禮``, 讀禮通考 ``　　喪期五`` over ``　　　斬衰三年中``, 春秋傳
-    ``　　　　桓公上`` over ``元年``), or as deep as the one above. Lines that go back to a depth the stack
-    has left are a list or a table of short lines: 欽定春秋傳說彙纂 卷首下's 王朝世表 prints each king flush
-    and under him, a column deeper, his parentage and years (``平王宜臼`` over ``　幽王子在位五十一年``, 13
-    kings), and its last king (元王仁) is no title of the table."""
-    depths = [u.indent for k, u in enumerate(titles) if not k or u.indent != titles[k - 1].indent]
-    return len(depths) == len(set(depths))
 
 
 def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], tls: bool,
