@@ -182,13 +182,15 @@ def section_title(section) -> str:
     """The section's title as corrected: its stored ``title``, else the heading an accepted
     structure correction (此行是標題) made of a line before its main text (``opening_heading``),
     else "". The heading is ``section.made_heading`` when the page set it from the pieces it shows
-    (or ``set_openings``, ``section_opening`` did), else read with the opening words (one query).
+    (or ``set_openings``, ``section_opening`` did), else read with the opening words (one query);
+    "" when a caller set ``section.opening`` alone.
     The stored title is never changed: reverting the correction gives the section its name again."""
     if section.title:
         return section.title
     heading = getattr(section, "made_heading", None)
     if heading is None:
-        section.__dict__.pop("opening", None)
+        if getattr(section, "opening", None) is not None:  # named by the opening words its caller read: no query
+            return ""
         section_opening(section)
         heading = section.made_heading
     return heading
@@ -214,8 +216,7 @@ def set_openings(sections) -> None:
     """Give each untitled section of ``sections`` (``Section`` objects) its ``opening``
     (``opening_words`` of its main text) with one query for them all, so that a table of
     contents names them without a query each."""
-    todo = {s.pk: s for s in sections if not s.title and (getattr(s, "opening", None) is None
-                                                          or getattr(s, "made_heading", None) is None)}
+    todo = {s.pk: s for s in sections if not s.title and getattr(s, "opening", None) is None}
     if not todo:
         return
     found = section_openings(list(todo))
