@@ -8,7 +8,8 @@
 * ``json``: the structure of the API's juan endpoint.
 * ``tei``: TEI P5, valid against ``tei_all.rng`` of edition 2.7.0 (checked by the tests,
   ``tests/tei.py``; https://tei-c.org/release/doc/tei-p5-doc/en/html/): one ``<div
-  type="juan">`` per juan, ``<div type="chapter">``, ``<div type="section">`` with ``<p>``
+  type="juan">`` per juan (its ``<head>``, then the title line and bylines the book prints over
+  it, ``reader.juan_heads``, as ``<head type="printed">`` and ``<byline>``), ``<div type="chapter">``, ``<div type="section">`` with ``<p>``
   paragraphs, commentary as inline ``<note type="commentary" place="inline">`` (``type`` is
   the piece's commentary layer, ``n`` the layer's name as the book writes it), labels as
   ``<label>``, closers as ``<trailer>``, and page breaks as ``<pb n="…"/>`` where the source
@@ -41,6 +42,7 @@ from reader.citation import juan_file
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.document import TEXT as MAIN_TEXT
 from reader.importers.loader import juan_to_document, render_source
+from reader.juan_heads import BYLINE, juan_head
 from reader.models import Chapter, Juan, Piece, Section
 from reader.people import byline_pieces, cited_people, section_people
 from reader.pieces import NOTE_HOLDING_KINDS, is_classic
@@ -408,6 +410,7 @@ def juans_texts(juans):
     ids = [juan.pk for juan in juans]
     for juan in juans:
         yield juan.label
+        yield from (line.text for line in juan_head(juan.header))
     for title, category in Chapter.objects.filter(juan_id__in=ids).values_list("title", "category").iterator(
             chunk_size=2000):
         yield title
@@ -513,6 +516,11 @@ def juan_div(work, juan) -> ET.Element:
     """One juan as ``<div type="juan">`` (see the module docstring)."""
     juan_div = ET.Element("div", {"type": "juan", "n": str(juan.number)})
     _sub(juan_div, "head", f"{work.title}{juan.label}" if juan.label else work.title)
+    for line in juan_head(juan.header):  # the juan's title line and bylines as printed (reader.juan_heads)
+        if line.kind == BYLINE:
+            _sub(juan_div, "byline", line.text)
+        else:
+            _sub(juan_div, "head", line.text, type="printed")
     for cv in chapter_views(juan, overlay=juan_overlay(juan) or None):  # the corrected reading
         chapter_div = _sub(juan_div, "div", type="chapter", n=str(cv.chapter.position))
         if cv.chapter.title:

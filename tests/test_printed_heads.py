@@ -81,3 +81,18 @@ def test_the_seeds_head_is_the_api_documentations_example(client, seed_juan):
 
     api = client.get(f"/api/works/{seed_juan.work_id}/juans/10/").json()
     assert api["printed_head"] == JUAN_EXAMPLE.value["printed_head"] == [{"kind": "title", "text": "禮書綱目卷十 婺源江永撰"}]
+
+
+def test_the_printed_head_in_the_tei_juan_div(client, db):
+    """The TEI export's juan div gives the printed head after its own ``<head>``: the title line as
+    ``<head type="printed">`` and each byline as ``<byline>`` (三國志 卷一: 魏志卷一, 陳壽, 裴松之); valid TEI."""
+    from .tei import tei_errors
+
+    with muted():
+        juan = import_file(COMMENTARY / "KR2a0012" / "KR2a0012_001.txt").juan
+    xml = client.get(f"/api/editions/{juan.edition_id}/juans/1/export/tei/").content.decode()
+    start = xml.index('<div type="juan"')
+    assert xml[start:xml.index('<div type="chapter"', start)] == (
+        '<div type="juan" n="1"><head>三國志卷一</head><head type="printed">魏志卷一</head>'
+        f"<byline>晉著作郎巴西中正安漢陳{S}壽撰</byline><byline>宋太中大夫國子博士聞喜裴松之注</byline>")
+    assert tei_errors(xml.encode()) == []
