@@ -56,8 +56,8 @@ def check_a_display_switch_keeps_the_page_and_the_text_as_imported(long_site, ta
     page.wait_for_url("**/juan/81/1/?text=imported&layout=vertical&notes=beside&page=2")  # 直排 kept in the URL too
     assert page.locator(".section-pages .current").first.inner_text() == "2"
     assert page.locator(".text.continued").inner_text() == "射" * 20 + "侯" * 80
-    # (no 全: a book with one layer of notes offers no choice of layers)
-    assert page.locator(".display-controls a.current").all_inner_texts() == ["原文", "旁注", "直排", "原字", "中"]
+    # (no 全: a book with one layer of notes offers 經注 and 經, the first current)
+    assert page.locator(".display-controls a.current").all_inner_texts() == ["原文", "旁注", "經注", "直排", "原字", "中"]
     page.locator(".section-pages").first.get_by_text("下一頁 →").click()
     page.wait_for_url("**/juan/81/1/?notes=beside&layout=vertical&text=imported&page=3")
     assert tab.axe() == []
