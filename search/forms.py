@@ -82,29 +82,11 @@ class LayerField(forms.Field):
 class ValuesField(forms.Field):
     """A filter that takes several values: repeated (``class=KR1d&class=KR2a``), comma-separated
     (``class=KR1d,KR2a``) or both. Cleans to the tuple of values as given, each once (``()``:
-    no filter); at most ``MAX_VALUES`` of them, each at most 50 characters."""
+    no filter); at most ``MAX_VALUES`` of them, each at most ``max_length`` characters (50); more,
+    or a longer one, is a ``ValidationError`` in Chinese and English."""
 
     widget = forms.SelectMultiple
     MAX_VALUES = 50
-
-    def to_python(self, value):
-        if value in (None, ""):
-            return ()
-        values = [value] if isinstance(value, str) else list(value)
-        names = tuple(dict.fromkeys(n.strip() for v in values for n in str(v).replace("，", ",").split(",")
-                                    if n.strip()))
-        if len(names) > self.MAX_VALUES or any(len(n) > 50 for n in names):
-            raise forms.ValidationError(f"過多或過長的篩選值 (at most {self.MAX_VALUES} values of 50 characters)")
-        return names
-
-
-class PlacesField(ValuesField):
-    """A filter of the search form that names places or people, one value or several (``work``,
-    ``edition``, ``juan``, ``commentator``): repeated (``work=KR2a0002&work=KR4h0002``),
-    comma-separated (``juan=卷一,卷十``) or both, read as ``ValuesField`` reads them and meaning
-    any of them (a union, as ``class``, ``dynasty`` and ``author`` do); at most ``MAX_VALUES``
-    values, each at most ``max_length`` characters (a work's or edition's id or slug, a juan's
-    label, a person's name)."""
 
     def __init__(self, max_length: int = 50, **kwargs):
         super().__init__(**kwargs)
@@ -120,6 +102,15 @@ class PlacesField(ValuesField):
             raise forms.ValidationError(f"過多或過長的篩選值：至多 {self.MAX_VALUES} 個，每個至多 {self.max_length} 字 "
                                         f"(at most {self.MAX_VALUES} values of {self.max_length} characters each)")
         return names
+
+
+class PlacesField(ValuesField):
+    """A filter of the search form that names places or people, one value or several (``work``,
+    ``edition``, ``juan``, ``commentator``): repeated (``work=KR2a0002&work=KR4h0002``),
+    comma-separated (``juan=卷一,卷十``) or both, read as ``ValuesField`` reads them and meaning
+    any of them (a union, as ``class``, ``dynasty`` and ``author`` do); at most ``MAX_VALUES``
+    values, each at most ``max_length`` characters (a work's or edition's id or slug, a juan's
+    label, a person's name)."""
 
 
 class DynastyField(ValuesField):

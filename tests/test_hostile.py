@@ -142,9 +142,9 @@ def test_more_values_than_a_key_holds_are_answered_and_never_kept(client, seed_j
     query = "q=%E5%B0%84&" + "&".join(f"author=a{i}" for i in range(MANY_VALUES_MAX + 1))
     page = client.get("/search/", QUERY_STRING=query)
     assert page.status_code == 400
-    assert "過多或過長的篩選值 (at most 50 values of 50 characters)" in page.content.decode()
+    assert "過多或過長的篩選值：至多 50 個，每個至多 50 字 (at most 50 values of 50 characters each)" in page.content.decode()
     answer = client.get("/api/search/", QUERY_STRING=query)
-    assert (answer.status_code, answer.json()) == (400, {"author": ["過多或過長的篩選值 (at most 50 values of 50 characters)"]})
+    assert (answer.status_code, answer.json()) == (400, {"author": ["過多或過長的篩選值：至多 50 個，每個至多 50 字 (at most 50 values of 50 characters each)"]})
     assert not page_cache._cache
 
 
