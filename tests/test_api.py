@@ -129,6 +129,8 @@ def test_juan_structure(client, small):
                     "url": f"{BASE}/api/editions/{small.edition_id}/"},
         "number": 3, "label": "卷三", "reading_url": f"{BASE}{WORK_URL}juan/3/",
         "citation": f"江永《測試書》卷三〈射禮〉 {BASE}/works/測試書/juan/3/",
+        # the title line as the juan prints it, its byline on the same line (shown as printed)
+        "printed_head": [{"kind": "title", "text": "測試書卷三 婺源江永撰"}],
         "chapters": [{
             "position": 1, "title": "射禮", "category": "嘉禮一", "heading_notes": [],
             "sections": [

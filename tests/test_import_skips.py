@@ -84,6 +84,7 @@ def test_the_api_gives_a_juan_without_text_with_its_chapter_and_no_sections(clie
         "edition": {"id": edition, "slug": "KR2a0004", "name": "四庫全書・文淵閣本",
                     "url": f"http://testserver/api/editions/{edition}/"},
         "number": 22, "label": "卷二十二", "reading_url": "http://testserver/works/KR2a0004/juan/22/",
+        "printed_head": [{"kind": "title", "text": "史記正義卷二十二"}, {"kind": "byline", "text": "唐\u3000張守節\u3000撰"}],
         "citation": "〔唐〕張守節《史記正義》卷二十二〈漢興以來将相名臣年表第十〉（四庫全書・文淵閣本，Kanripo KR2a0004_022） "
                     "http://testserver/works/KR2a0004/juan/22/",
         "chapters": [{"position": 1, "title": "漢興以來将相名臣年表第十", "category": "史記二十二",
