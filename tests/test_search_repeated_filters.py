@@ -5,18 +5,7 @@ the API, and the ``next`` link keeps every value; a parameter that takes one val
 languages, never the last one silently (``search.forms``)."""
 import pytest
 
-from reader.importers.loader import import_file
-
-from .conftest import SHARED, index_all
-
-MAOSHI = SHARED / "corpus" / "kanripo-jingbu" / "KR1c0004" / "KR1c0004_002.txt"
-
-
-@pytest.fixture
-def maoshi(seed_juan, search_backend):
-    juan = import_file(MAOSHI).juan
-    index_all(search_backend)
-    return juan
+from .test_search_filters import MAOSHI, maoshi  # noqa: F401  (the seed and 毛詩注疏 卷二, indexed: one fixture)
 
 
 def count(client, **params):
