@@ -81,3 +81,43 @@ def test_a_piece_is_cited_under_its_own_category(db):
     assert [[(c.title, c.continued) for c in j.contents] for j in ordered] == [
         [("音樂下", False)], [("情", False), ("詩甲", False), ("述德", False), ("勸勵", False)],
         [("獻詩", False), ("公讌", False)]]
+
+
+def bylines(doc):
+    return [(s.line, s.title, [b["name"] + b["role"] for b in s.bylines]) for s in doc.sections if s.title]
+
+
+def test_an_author_with_his_note_over_a_commentator_with_his_preface():
+    # 六臣 卷二: ``　　　　張平子(…`` and its note running on, then ``　　　　薛綜註(…``: the piece's author and its
+    # commentator, as 卷一 reads 兩都賦序's 班孟堅; so the juan prints its authors, and its 類 heads it
+    second = parse("KR4h0003/KR4h0003_002")
+    assert heads(second) == [("京都上", "", "京都上")]
+    assert bylines(second) == [(14, "西京賦一首", ["張平子", "薛綜註"])]
+    assert {tuple(b["name"] for b in s.bylines) for s in second.sections} == {("張平子", "薛綜")}
+    # 卷三十二: 屈平(…) over 王逸註(…) under 離騷經, and under 九歌四首 (its first piece 東皇太一 too, under
+    # ``　　　王逸注(…``, a commentator's line and no title over an author)
+    騷 = parse("KR4h0003/KR4h0003_032")
+    assert heads(騷) == [("騷上", "", "騷上")]
+    assert bylines(騷) == [(14, "離騷經", ["屈平", "王逸註"]), (536, "九歌四首", ["屈平", "王逸注"]),
+                          (543, "東皇太一", ["屈平", "王逸注"]), (566, "雲中君", ["屈平", "王逸注"]),
+                          (589, "湘君", ["屈平", "王逸注"]), (650, "湘夫人", ["屈平", "王逸注"])]
+    # 卷四 三都賦序 and 卷九 射雉賦 the same, in both editions
+    assert [b for b in bylines(parse("KR4h0003/KR4h0003_004")) if b[1] == "三都賦序"] == [
+        (306, "三都賦序", ["左太沖", "劉淵林註"])]
+    assert [b for b in bylines(parse("KR4h0003/KR4h0003_009")) if b[1] == "射雉賦"] == [
+        (235, "射雉賦", ["潘安仁", "徐爰註"])]
+    assert [b for b in bylines(parse("KR4h0002/KR4h0002_009")) if b[1] == "射雉賦"] == [
+        (177, "射雉賦", ["潘安仁", "徐爰注"])]
+
+
+def test_the_notes_under_a_commentator_and_the_old_commentary():
+    # 文選註 卷二 prints 薛綜's notes unsigned and 李善's after 善曰, as 卷三 (東京賦): the unsigned notes
+    # under ``　　　　薛綜注(…`` are his
+    li = parse("KR4h0002/KR4h0002_002")
+    said = [(p.commentator, p.text[:6]) for p in li.all_pieces() if p.kind == NOTE][2:7]
+    assert said == [("李善", "善曰舊注是者"), ("李善", "臣善以别之他"), ("薛綜", "凴依託也虚無"), ("李善", "善曰博物志曰"),
+                    ("薛綜", "奓汰言公子生")]
+    # 六臣 卷十五 ``　　　　張平子舊注(…`` under ``　　　思玄賦(…``: the author's name and 舊注 (李善 does not know
+    # its maker), no commentator 張平子舊 making 思玄賦 an author; 志中 stays the 類
+    fifteen = parse("KR4h0003/KR4h0003_015")
+    assert heads(fifteen) == [("志中", "", "志中")] and fifteen.sections[0].bylines == []

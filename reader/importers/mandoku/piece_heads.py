@@ -132,10 +132,19 @@ def commentator_line(u: Unit | None) -> bool:
     """Whether ``u`` is a commentator's line under an author's (文選 李善註 ``　　　　王逸注``):
     one printed line indented by two or more, a name and 注 or 註, then nothing or his preface
     in small print (文選 卷三十二 ``　　　　王逸注(序曰離騷經者…`` under ``　　　屈平``, the 序 running
-    on over the next lines)."""
+    on over the next lines). ``舊注`` names no man (the old commentary whose maker 李善 does not know:
+    文選 卷十五 ``　　　　舊注(善曰未詳注者姓名…`` under ``　　　張平子``): alone it is the commentary's
+    line, but after a name it is the author's name and the old commentary on one line (六臣註文選
+    卷十五 ``　　　　張平子舊注(…`` under ``　　　思玄賦(…``), no commentator named ``張平子舊``."""
+    words = "".join(u.pieces[0].chunks) if u is not None and u.pieces else ""
     return u is not None and u.kind == "para" and u.lines == 1 and u.indent >= 2 and bool(u.pieces) \
         and u.pieces[0].kind == TEXT and 2 <= u.pieces[0].n <= AUTHOR_MAX + 1 \
-        and "".join(u.pieces[0].chunks).endswith(("注", "註")) and all(p.kind == NOTE for p in u.pieces[1:])
+        and words.endswith(("注", "註")) and not (words.endswith(OLD_COMMENTARY) and len(words) > 2) \
+        and all(p.kind == NOTE for p in u.pieces[1:])
+
+
+#: The line of an old commentary whose maker is not known (文選 李善註 卷十五 ``舊注``).
+OLD_COMMENTARY = ("舊注", "舊註")
 
 
 def author_after(run: list[Unit], k: int) -> list[int]:
@@ -151,12 +160,14 @@ def author_after(run: list[Unit], k: int) -> list[int]:
         return run[i] if i < len(run) else None
 
     j = past_notes(run, k)
-    if not author_line(at(j)) or run[j].indent < run[k].indent or run[j].pieces[0].n < 2:
-        return []
+    if not author_line(at(j)) or run[j].indent < run[k].indent or run[j].pieces[0].n < 2 or commentator_line(run[k]):
+        return []  # (a commentator's line is no title: 六臣 ``　　　王逸注(…`` over ``　　　　東皇太一(…``, a piece's)
     found = [j]
     m = past_notes(run, j)
-    if commentator_line(at(m)) and (len(run[j].pieces) == 1 or len(run[m].pieces) == 1):
-        found.append(m)  # (with his preface only under a bare name: 屈平 over 王逸注(序曰…))
+    if commentator_line(at(m)):
+        # (with his preface, under a name with its note too: 六臣註文選 卷二 ``　　　　張平子(…`` over
+        # ``　　　　薛綜註(…``, 卷三十二 ``　　　屈平(…`` over ``　　　王逸註(…``; 文選 卷九 潘安仁 over 徐爰注)
+        found.append(m)
         m = past_notes(run, m)
     elif len(run[k].pieces) == 1 and not BYLINE_NOTE.match("".join("".join(p.chunks) for p in run[j].pieces[1:])) \
             and not (COUNTED.search(title_words(run[k])) and m < len(run) and run[m].indent <= run[k].indent):
