@@ -2,9 +2,7 @@
 same work (thin: parse, collate with ``collation.service``, render)."""
 from __future__ import annotations
 
-import math
 import re
-import time
 
 from django.conf import settings
 from django.http import Http404
@@ -13,9 +11,8 @@ from django.utils.encoding import escape_uri_path, uri_to_iri
 
 from catalogue.catalogue import order_key
 from characters.simplified import language_tag
-from config import budget
 from config.budget import BudgetExceeded
-from config.kept_work import PENDING, Crowded, KeptWork
+from config.kept_work import PENDING, Crowded, KeptWork, request_wait
 from config.ratelimit import search_wait
 from reader.citation import set_openings
 from reader.display import display_from_request
@@ -138,7 +135,8 @@ def layer_check(request, slug, number):
     names): for each, the share of the reference's classic stored as classic here, of its
     commentary stored as commentary, and every place where they differ, linked to its section.
     404 for an edition with no reference held; 400 naming the references for a ``with`` that
-    names none of them."""
+    names none of them; a 503 with ``Retry-After`` that says the check is being made (正在核對)
+    while the pair's first alignment goes on past ``LAYER_CHECK_SECONDS`` (``juanlayers.juan_json``)."""
     juan = juan_by_slug(slug, number)
     chosen, found, unknown = chosen_references(juan, request.GET.getlist("with"))
     context = {"work": juan.work, "edition": juan.edition, "juan": juan, "found": found}
@@ -223,54 +221,10 @@ def map_advice(juan) -> tuple[str, str]:
             f"或打開本卷（{url}）的一節，看其下的「相關段落」。")
 
 
-#: The juans' quotation maps, each made once in a thread of its own and kept (the 16 last asked for).
-MAPS = KeptWork("quotation-map", lambda: settings.QUOTATION_MAP_THREADS, keep=16)
-#: The maps being made in this process: key → (``_clock()`` when begun, characters of main text).
-_making: dict = {}
-#: Seconds per character of main text of the last map made in this process (None: none made yet,
-#: ``QUOTATION_MAP_SECONDS_PER_CHAR`` holds).
-_last_rate: list = [None]
-#: The clock the maps' times are read on (seconds; a test holds it still).
-_clock = time.monotonic
-
-
-def _made_timed(juan, key, chars: int) -> list:
-    """``juan_parallels(juan)``, noting when it began (``_making``) and, once made, its seconds
-    per character (``_last_rate``, from a juan of 1,000 characters or more)."""
-    begun = _clock()
-    _making[key] = (begun, chars)
-    try:
-        found = juan_parallels(juan)
-    finally:
-        _making.pop(key, None)
-    if chars >= 1000:
-        _last_rate[0] = (_clock() - begun) / chars
-    return found
-
-
-def expected_wait(key, chars: int) -> int:
-    """Seconds until the map of ``key`` (a juan of ``chars`` characters of main text) is made,
-    as the ``Retry-After`` of its 503: its characters at the last rate measured (or
-    ``QUOTATION_MAP_SECONDS_PER_CHAR``) less the time it has been made for, plus, while it
-    waits for a thread, what is left of the maps being made (1 s at least)."""
-    rate, now = _last_rate[0] or settings.QUOTATION_MAP_SECONDS_PER_CHAR, _clock()
-    making = dict(_making)
-    if key in making:
-        left = chars * rate - (now - making[key][0])
-    else:
-        left = chars * rate + sum(max(0.0, n * rate - (now - begun)) for begun, n in making.values())
-    return max(1, math.ceil(left))
-
-
-def crowded_wait() -> int:
-    """Seconds until a place is expected to free for another map when ``MAPS`` takes no more
-    (``Crowded``), as the ``Retry-After`` of that 503: the least time left of the maps being
-    made (``_making``), each its characters at the last rate measured (or
-    ``QUOTATION_MAP_SECONDS_PER_CHAR``) less the time it has been made for, as ``expected_wait``
-    reckons them; 1 s at least (also when none has begun yet: a thread is about to begin one)."""
-    rate, now = _last_rate[0] or settings.QUOTATION_MAP_SECONDS_PER_CHAR, _clock()
-    left = [n * rate - (now - begun) for begun, n in dict(_making).values()]
-    return max(1, math.ceil(min(left))) if left else 1
+#: The juans' quotation maps, each made once in a thread of its own and kept (the 16 last asked for),
+#: timed by the characters of their juans' main text (the rate measured on a juan of 1,000 or more).
+MAPS = KeptWork("quotation-map", lambda: settings.QUOTATION_MAP_THREADS, keep=16,
+                seconds_per_unit=lambda: settings.QUOTATION_MAP_SECONDS_PER_CHAR, measured_from=1000)
 
 
 def made_map(juan, chars: int) -> list:
@@ -280,23 +234,21 @@ def made_map(juan, chars: int) -> list:
     the request's budget less one second; with neither limit, made in the request. Raises
     ``BudgetExceeded`` with ``Retry-After`` while the map is being made (``expected_wait``), or
     when as many maps as ``MAPS`` takes are being made (``crowded_wait``)."""
-    seconds, left = settings.QUOTATION_MAP_SECONDS, budget.remaining()
-    if left is not None:
-        seconds = min(seconds or left, left - 1.0)
-    elif not seconds:
+    seconds = request_wait(settings.QUOTATION_MAP_SECONDS)
+    if seconds is None:
         return juan_parallels(juan)
     key = (juan.pk, corpus_version(), get_search_backend().version())
     advice, advice_zh = map_advice(juan)
     try:
-        found = MAPS.answer(key, lambda: _made_timed(juan, key, chars), seconds)
+        found = MAPS.answer(key, lambda: juan_parallels(juan), seconds, size=chars)
     except Crowded as exc:
-        retry = crowded_wait()
+        retry = MAPS.crowded_wait()
         raise BudgetExceeded("waiting for other quotation maps to be made", advice, retry, advice_zh,
                              detail=f"Other quotation maps are being made: this one was not started; the first of "
                                     f"them is expected to be made in {retry} s.",
                              detail_zh=f"其他引文地圖正在作成，本卷的未能開始；其中最先的預計 {retry} 秒後作成。") from exc
     if found is PENDING:
-        retry = expected_wait(key, chars)
+        retry = MAPS.expected_wait(key, chars)
         raise BudgetExceeded(
             "making the quotation map", f"Try again in {retry} s: the map is then read from what was kept.", retry,
             f"請 {retry} 秒後再試：屆時直接讀取已存的地圖。",

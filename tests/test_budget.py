@@ -265,13 +265,13 @@ def test_the_quotation_map_not_started_says_what_helps_there(client, seed_juan, 
     from collation import views
     from config.kept_work import Crowded
 
-    def crowded(key, compute, wait):
+    def crowded(key, compute, wait, size=0):
         raise Crowded("5 quotation-map computations running or waiting")
 
     monkeypatch.setattr(views.MAPS, "answer", crowded)
-    monkeypatch.setattr(views, "_clock", lambda: 1012.0)
-    monkeypatch.setattr(views, "_last_rate", [None])
-    monkeypatch.setattr(views, "_making", {"a": (1000.0, 30_000), "b": (1010.0, 5_000)})
+    monkeypatch.setattr(views.MAPS, "clock", lambda: 1012.0)
+    monkeypatch.setattr(views.MAPS, "rate", None)
+    monkeypatch.setattr(views.MAPS, "begun", {"a": (1000.0, 30_000), "b": (1010.0, 5_000)})
     response = client.get("/works/禮書綱目/juan/10/quotations/")
     assert response.status_code == 503 and response["Retry-After"] == "3"
     html = response.content.decode()
@@ -284,10 +284,10 @@ def test_the_quotation_map_not_started_says_what_helps_there(client, seed_juan, 
             "or open a section of the juan (/works/禮書綱目/juan/10/) and read its own parallel passages (相關段落) "
             "under it.</p>") in html
     assert "shorter span" not in html and "請縮小所求" not in html
-    monkeypatch.setattr(views, "_making", {"b": (1000.0, 5_000)})  # overdue: 1 s at least
+    monkeypatch.setattr(views.MAPS, "begun", {"b": (1000.0, 5_000)})  # overdue: 1 s at least
     assert client.get("/works/禮書綱目/juan/10/quotations/")["Retry-After"] == "1"
-    monkeypatch.setattr(views, "_last_rate", [0.002])  # the rate the last map was made at: 10 s for 5,000
-    monkeypatch.setattr(views, "_making", {"b": (1010.0, 5_000)})
+    monkeypatch.setattr(views.MAPS, "rate", 0.002)  # the rate the last map was made at: 10 s for 5,000
+    monkeypatch.setattr(views.MAPS, "begun", {"b": (1010.0, 5_000)})
     assert client.get("/works/禮書綱目/juan/10/quotations/")["Retry-After"] == "8"
 
 

@@ -25,9 +25,8 @@ def held_map(monkeypatch, settings):
     release, calls, real = threading.Event(), [], collation_views.juan_parallels
     # the maps' clock held still and no rate measured yet: Retry-After is the juan's characters
     # at QUOTATION_MAP_SECONDS_PER_CHAR
-    monkeypatch.setattr(collation_views, "_clock", lambda: 1000.0)
-    monkeypatch.setattr(collation_views, "_last_rate", [None])
-    monkeypatch.setattr(collation_views, "_making", {})
+    monkeypatch.setattr(collation_views.MAPS, "clock", lambda: 1000.0)
+    monkeypatch.setattr(collation_views.MAPS, "rate", None)
 
     def held(juan, **kwargs):
         calls.append(juan.number)
@@ -101,7 +100,7 @@ def test_a_map_made_within_the_wait_is_answered_at_once(client, seed_juan, setti
 def test_retry_after_is_the_time_left_to_make_the_map(client, seed_juan, held_map, settings, monkeypatch):
     """The seed juan's 6,916 characters of main text at 0.01 s each: 70 s to wait while the map is
     made from 1000.0 s on the maps' clock; 20 s later, 50 s; a map waiting for the thread behind it
-    waits for what is left of it too; once made, the rate it was made at (here 3 s for 6,916
+    waits for what is left of it too; once made, the rate it was made at (here 30 s for 6,916
     characters) is the one reckoned with."""
     from collation.quotations import main_text_chars, section_texts
 
@@ -111,21 +110,19 @@ def test_retry_after_is_the_time_left_to_make_the_map(client, seed_juan, held_ma
     first = client.get(MAP)
     assert first.status_code == 503 and first["Retry-After"] == "70" and "請 70 秒後再試" in first.content.decode()
     for _ in range(3000):  # its thread has begun it (at once, unless the machine is loaded)
-        if collation_views._making:
+        if collation_views.MAPS.begun:
             break
         time.sleep(0.01)
-    monkeypatch.setattr(collation_views, "_clock", lambda: 1020.0)
+    monkeypatch.setattr(collation_views.MAPS, "clock", lambda: 1020.0)
     second = client.get(MAP)
     assert second.status_code == 503 and second["Retry-After"] == "50" and "Try again in 50 s" in second.content.decode()
-    assert collation_views.expected_wait("another juan", 1000) == 10 + 50  # its own 10 s after this one's 49.16
+    assert collation_views.MAPS.expected_wait("another juan", 1000) == 10 + 50  # its own 10 s after this one's 49.16
     assert calls == [10]
+    monkeypatch.setattr(collation_views.MAPS, "clock", lambda: 1030.0)  # the map ends 30 s after it began
     release.set()
     collation_views.MAPS.settle()
-    times = iter([1020.0, 1023.0])  # the map ends 3 s after it began
-    monkeypatch.setattr(collation_views, "_clock", lambda: next(times, 1023.0))
-    found = collation_views._made_timed(seed_juan, "key", 6916)
-    assert len(found) == 45 and collation_views._last_rate == [3 / 6916] and collation_views._making == {}
-    assert collation_views.expected_wait("key", 11526) == 5  # 11,526 characters at 3 s per 6,916: 4.9997 s
+    assert collation_views.MAPS.rate == 30 / 6916 and collation_views.MAPS.begun == {}
+    assert collation_views.MAPS.expected_wait("key", 11526) == 50  # 11,526 characters at 30 s per 6,916: 49.997 s
 
 
 def test_a_juan_over_the_largest_a_map_is_made_for_lists_its_sections(client, seed_juan, settings):
@@ -164,6 +161,18 @@ def test_kept_work_refuses_more_than_its_threads_take_and_forgets_a_failure():
     with pytest.raises(ValueError, match="no index"):
         work.answer("bad", fails, 5)
     assert work.answer("bad", lambda: "made", 5) == "made" and work.started == 8
+    work.forget()
+
+
+def test_kept_work_without_a_wait_computes_in_the_calling_thread_and_keeps_it():
+    """``wait`` None (a command, a request with no time limit): computed in the thread that asks,
+    kept as a computation of its own thread is; one running for the key is waited for instead."""
+    work, release = KeptWork("test", lambda: 1, keep=2), threading.Event()
+    assert work.answer("a", lambda: threading.current_thread().name, None) == threading.current_thread().name
+    assert work.answer("a", lambda: "again", None) == threading.current_thread().name and work.started == 0
+    assert work.answer("b", lambda: release.wait(30) and "in its thread", 0) is PENDING
+    release.set()
+    assert work.answer("b", lambda: "not again", None) == "in its thread" and work.started == 1
     work.forget()
 
 

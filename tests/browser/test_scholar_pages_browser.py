@@ -326,9 +326,8 @@ def test_a_quotation_map_being_made_is_asked_for_again_after_its_wait(site, tabs
     settings.REQUEST_BUDGET_SECONDS, settings.QUOTATION_MAP_SECONDS = 20, 4
     # the maps' clock held still: Retry-After is the juan's 6,916 characters at 0.5 ms, 3.458 s: 4
     settings.QUOTATION_MAP_SECONDS_PER_CHAR = 0.0005
-    monkeypatch.setattr(collation_views, "_clock", lambda: 1000.0)
-    monkeypatch.setattr(collation_views, "_last_rate", [None])
-    monkeypatch.setattr(collation_views, "_making", {})
+    monkeypatch.setattr(collation_views.MAPS, "clock", lambda: 1000.0)
+    monkeypatch.setattr(collation_views.MAPS, "rate", None)
     release, real = threading.Event(), collation_views.juan_parallels
     monkeypatch.setattr(collation_views, "juan_parallels", lambda juan, **kw: (release.wait(60), real(juan, **kw))[1])
     tab = tabs("phone")
