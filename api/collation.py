@@ -111,7 +111,10 @@ class LayerCheckView(APIView):
     here), with its section's `position` and `url` and the two texts around it (layers other than
     the classic in 〔…〕, the reference's small print in (…)). The texts are as imported.
     `with`: references by id or slug (repeat for several), all of them by default; 400 for one
-    that is none of them. A juan of an edition with no reference held answers `references: []`."""
+    that is none of them. A juan of an edition with no reference held answers `references: []`.
+    The first request for a pair starts its alignment in the background: not made within
+    `LAYER_CHECK_SECONDS`, the answer is a 503 with `Retry-After` (`"kind": "time_budget"`) saying
+    the check is being made; asked again after it, the check is read from what was kept."""
 
     @extend_schema(parameters=[WORK_ID, JUAN_N, OpenApiParameter("with", str, many=True, description=(
         "references by id or slug (repeat for several); all the library holds by default"))],

@@ -281,6 +281,12 @@ QUOTATION_MAP_MAX_CHARS = env.int("QUOTATION_MAP_MAX_CHARS", default=100_000)
 #: Seconds a quotation map takes per character of its juan's main text before this process has
 #: made one (then the last one made gives the rate): what a 503's Retry-After is reckoned from.
 QUOTATION_MAP_SECONDS_PER_CHAR = env.float("QUOTATION_MAP_SECONDS_PER_CHAR", default=0.001)
+#: Seconds a request waits for the layer check of its juan's edition against a reference
+#: (collation/juanlayers.py: the whole editions aligned, then kept), never past its own budget less
+#: one second; past them a 503 with Retry-After that says the check is being made (正在核對): it goes
+#: on in its own thread and is kept. 0: only the request's budget bounds the wait (with no budget
+#: either, the request aligns them itself).
+LAYER_CHECK_SECONDS = env.float("LAYER_CHECK_SECONDS", default=3.0)
 #: Characters of a section per reading page (reader/paging.py): longer sections are paged.
 SECTION_PAGE_CHARS = env.int("SECTION_PAGE_CHARS", default=20_000)
 #: Trusted proxies in front of the app: the client is the NUM_PROXIES-th address from the

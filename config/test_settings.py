@@ -62,10 +62,10 @@ SEARCH_SYNC_AT_START = False
 # No time budget in the suite (a loaded CI machine must not turn a slow page into a 503);
 # tests/test_budget.py sets one with a fake clock.
 REQUEST_BUDGET_SECONDS = 0
-# With no limit at all, a section's parallels and a quotation map are found in the request, not
-# in a thread of their own, whose database connection would not see a test's uncommitted rows;
-# the tests of config/kept_work.py set them.
-SECTION_PARALLELS_SECONDS = QUOTATION_MAP_SECONDS = 0
+# With no limit at all, a section's parallels, a quotation map and a layer check are found in the
+# request, not in a thread of their own, whose database connection would not see a test's
+# uncommitted rows; the tests of config/kept_work.py and of the layer check set them.
+SECTION_PARALLELS_SECONDS = QUOTATION_MAP_SECONDS = LAYER_CHECK_SECONDS = 0
 # Many tests make accounts and sign in: the site's hasher (PBKDF2-SHA256, 1,000,000 iterations)
 # costs 0.33 s of CPU a password made or checked; the suite stores them with MD5, as Django's
 # documentation advises for tests (the site's own settings are not changed).

@@ -5,7 +5,6 @@ search index (a temporary folder, see ``config/test_settings.py``); ``db`` tests
 and roll back whatever they change. Tests that write to an index use ``search_backend``,
 an empty index of their own.
 """
-import sys
 from pathlib import Path
 
 import pytest
@@ -80,16 +79,11 @@ def _no_heavy_request_left_running():
 
 @pytest.fixture(autouse=True)
 def _no_kept_work_carried_over():
-    """What a test's quotation maps and sections' parallels computed in their threads
-    (``config.kept_work``) is waited for and forgotten after it: keyed by section and versions,
-    a result kept from one test's rows would answer another test's."""
+    """What a test's quotation maps, sections' parallels and layer checks computed (``config.kept_work``)
+    is waited for and forgotten after it: keyed by section, juan or edition and versions, a result
+    kept from one test's rows would answer another test's."""
     yield
     forget_all()
-    # the juans' layer checks kept in process (collation.juanlayers), where a test loaded them; not
-    # imported here, for this plugin loads before Django's apps (test_suite_isolation runs it so)
-    juan_layer_checks = sys.modules.get("collation.juanlayers")
-    if juan_layer_checks is not None:
-        juan_layer_checks.forget()
 
 
 @pytest.fixture(autouse=True)

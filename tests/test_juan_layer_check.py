@@ -163,3 +163,113 @@ def test_the_shared_pairs_name_a_reference_and_its_judges():
     assert [(r.edition, r.judges) for r in references_of(zhushu)] == [(jujie, [sbck]), (sbck, [])]
     sbck.work.delete()
     assert [(r.edition, r.judges) for r in references_of(Edition.objects.get(pk=zhushu.pk))] == [(jujie, [])]
+
+
+@pytest.fixture
+def committed_pair(transactional_db, search_backend, settings, monkeypatch):
+    """The pair stored and committed (the check's thread reads it on a connection of its own),
+    the requests given a budget and the layer check a wait of 0.05 s, its clock held still at
+    1000.0 s with no rate measured yet; the alignment waits for ``release`` (an event) before it
+    is made. Yields ``(juan, release, calls)``: ``calls``, the editions aligned, one per alignment."""
+    import threading
+
+    settings.REQUEST_BUDGET_SECONDS, settings.LAYER_CHECK_SECONDS = 20, 0.05
+    juan = import_file(EDITION_FILE).juan
+    import_file(REFERENCE_FILE)
+    monkeypatch.setattr(juanlayers.CHECKS, "clock", lambda: 1000.0)
+    monkeypatch.setattr(juanlayers.CHECKS, "rate", None)
+    release, calls, real = threading.Event(), [], juanlayers._aligned
+
+    def held(edition, reference):
+        calls.append(edition.slug)
+        release.wait(30)
+        return real(edition, reference)
+
+    monkeypatch.setattr(juanlayers, "_aligned", held)
+    try:
+        yield Juan.objects.select_related("work", "edition").get(pk=juan.pk), release, calls
+    finally:
+        release.set()
+        juanlayers.CHECKS.settle()
+
+
+def test_the_first_request_starts_the_check_and_is_told_when_to_come_back(committed_pair, client, monkeypatch):
+    """The check goes on past the request's wait (``LAYER_CHECK_SECONDS``) in a thread of its own:
+    the page and the API answer 503 with ``Retry-After`` (the two editions' 7,266 characters at
+    ``SECONDS_PER_CHAR``, here 0.01 s: 72.66 s) saying it is being made; a request meanwhile starts
+    no second one; once made, both answer with its figures, read from what was kept. A reference
+    written again (a new stamp) is checked again, in the background as the first time."""
+    juan, release, calls = committed_pair
+    started = juanlayers.CHECKS.started
+    monkeypatch.setattr(juanlayers, "SECONDS_PER_CHAR", 0.01)
+    chars = Juan.objects.filter(edition__slug__in=["KR1h0007", "KR1h0005"]).values_list("char_count", flat=True)
+    assert sorted(chars) == [3404, 3862]
+    page = client.get("/works/KR1h0007/juan/4/layers/")
+    html = page.content.decode()
+    assert page.status_code == 503 and page["Retry-After"] == "73"
+    assert "<h1>請稍候，73 秒後再試 (503)</h1>" in html
+    assert ("<p>正在核對層次：全書須先與論語（四部叢刊本）逐字對齊，所需時間超過一次請求可等候的時限（0.05 秒）；"
+            "核對不因此中止，完成後即存留。請 73 秒後再試：屆時直接讀取已完成的核對。</p>") in html
+    assert ('<p lang="en">The layers of this book are being checked: the whole edition is aligned with 論語 (四部叢刊本) '
+            "first, which takes longer than a request may wait (0.05 s); it goes on without this request and is kept "
+            "when done. Try again in 73 s: the check is then read from what was kept.</p>") in html
+    # the page tries again by itself after the wait (static/js/retry.js), with a link to try at once
+    assert '<p class="retry" data-retry-after="73"><a href="/works/KR1h0007/juan/4/layers/">立即重試</a>' in html
+    api = client.get(f"/api/editions/{juan.edition_id}/juans/4/layer-check/")
+    assert api.status_code == 503 and api["Retry-After"] == "73"
+    assert api.json() == {
+        "detail": "正在核對層次：全書須先與論語（四部叢刊本）逐字對齊，所需時間超過一次請求可等候的時限（0.05 秒）；核對不因此中止，"
+                  "完成後即存留（The layers of this book are being checked: the whole edition is aligned with 論語 (四部叢刊本) "
+                  "first, which takes longer than a request may wait (0.05 s); it goes on without this request and is kept "
+                  "when done.）",
+        "kind": "time_budget",
+        "narrow": "請 73 秒後再試：屆時直接讀取已完成的核對（Try again in 73 s: the check is then read from what was kept.）"}
+    assert calls == ["KR1h0007"] and juanlayers.CHECKS.started == started + 1  # the second started none
+
+    release.set()
+    juanlayers.CHECKS.settle()
+    assert juanlayers.CHECKS.rate is None  # 7,266 characters: under the 10,000 a rate is measured from
+    done = client.get(f"/api/editions/{juan.edition_id}/juans/4/layer-check/?with=KR1h0005")
+    assert done.status_code == 200
+    (ref,) = done.json()["references"]
+    assert (ref["classic"], ref["commentary"], len(ref["places"])) == (
+        {"aligned": 477, "stored_as_classic": 475, "share": "99.58 %", "in_reference": 1194},
+        {"aligned": 472, "stored_as_commentary": 472, "share": "100.00 %", "in_reference": 2209}, 1)
+    shown = client.get("/works/KR1h0007/juan/4/layers/")
+    assert shown.status_code == 200 and '<td>477</td><td>475</td><td>99.58 %</td>' in shown.content.decode()
+    assert calls == ["KR1h0007"]  # read from what was kept
+
+    import_file(REFERENCE_FILE)  # the reference written again: a new stamp, a new check
+    release.clear()
+    again = client.get("/works/KR1h0007/juan/4/layers/")
+    assert again.status_code == 503 and again["Retry-After"] == "73" and calls == ["KR1h0007", "KR1h0007"]
+    release.set()
+    juanlayers.CHECKS.settle()
+    assert client.get("/works/KR1h0007/juan/4/layers/").status_code == 200 and len(calls) == 2
+
+
+def test_a_check_made_within_the_wait_is_answered_at_once_and_a_crowded_one_says_when(committed_pair, client,
+                                                                                       settings, monkeypatch):
+    """Made within ``LAYER_CHECK_SECONDS`` (ten minutes here, so that no loaded machine makes it
+    late), the first request gets the figures. When ``CHECKS`` takes no more (``Crowded``), the
+    503 says other checks are being made and when the first is expected to end: here one of
+    100,000 characters at the default 50 µs a character, begun 2 s ago on the held clock: 3 s."""
+    from config.kept_work import Crowded
+
+    juan, release, calls = committed_pair
+    release.set()
+    settings.LAYER_CHECK_SECONDS = 600
+    started = juanlayers.CHECKS.started
+    response = client.get(f"/api/editions/{juan.edition_id}/juans/4/layer-check/")
+    assert response.status_code == 200 and response.json()["references"][0]["classic"]["stored_as_classic"] == 475
+    assert juanlayers.CHECKS.started == started + 1 and calls == ["KR1h0007"]
+    juanlayers.CHECKS.forget()
+
+    def crowded(key, compute, wait, size=0):
+        raise Crowded("5 layer-check computations running or waiting")
+
+    monkeypatch.setattr(juanlayers.CHECKS, "answer", crowded)
+    monkeypatch.setattr(juanlayers.CHECKS, "begun", {"another pair": (998.0, 100_000)})
+    page = client.get("/works/KR1h0007/juan/4/layers/")
+    assert page.status_code == 503 and page["Retry-After"] == "3"
+    assert "<p>其他層次核對正在進行，本卷的未能開始；其中最先的預計 3 秒後完成。請 3 秒後再試。</p>" in page.content.decode()

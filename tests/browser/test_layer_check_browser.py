@@ -47,3 +47,43 @@ def test_the_layer_check_from_the_juan_page_and_the_collation(pair_site, tabs):
     phone.page.goto(pair_site + "/works/KR1h0007/juan/4/layers/")
     assert phone.axe() == []
     phone.shot("layer-check")
+
+
+def test_a_check_being_made_is_asked_for_again_after_its_wait(pair_site, tabs, monkeypatch, settings):
+    """The first request for the pair starts its alignment in a thread of its own and answers 503
+    with Retry-After (``collation.juanlayers``: here after waiting 0.05 s; the two editions'
+    7,266 characters at 0.4 ms, 2.9 s: 3 s): the page says the check is being made (正在核對),
+    passes axe, counts down and asks again by itself, getting the figures once they are kept
+    (static/js/retry.js). The alignment is held on an event."""
+    import threading
+
+    from collation import juanlayers
+
+    settings.REQUEST_BUDGET_SECONDS, settings.LAYER_CHECK_SECONDS = 20, 0.05
+    monkeypatch.setattr(juanlayers, "SECONDS_PER_CHAR", 0.0004)
+    monkeypatch.setattr(juanlayers.CHECKS, "clock", lambda: 1000.0)
+    monkeypatch.setattr(juanlayers.CHECKS, "rate", None)
+    release, real = threading.Event(), juanlayers._aligned
+    monkeypatch.setattr(juanlayers, "_aligned", lambda *args: (release.wait(60), real(*args))[1])
+    tab = tabs("phone")
+    page = tab.page
+    try:
+        first = page.goto(pair_site + "/works/KR1h0007/juan/4/layers/")
+        assert first.status == 503 and first.headers["retry-after"] == "3"
+        assert page.locator("h1").inner_text() == "請稍候，3 秒後再試 (503)"
+        assert page.locator("main p").first.inner_text().startswith("正在核對層次：全書須先與論語（四部叢刊本）逐字對齊")
+        assert tab.axe() == []
+        tab.shot("layer-check-wait")
+        release.set()
+        juanlayers.CHECKS.settle()  # made and kept: the page's next try reads it
+        page.wait_for_selector("table.layer-figures", timeout=15_000)  # asked again by itself, and answered
+        assert page.locator("h1").inner_text() == "層次核對 論語注疏 卷四"
+        rows = page.locator("table.layer-figures tbody tr")
+        assert [rows.nth(k).locator("th, td").all_inner_texts() for k in range(rows.count())] == [
+            ["經（大字）", "477", "475", "99.58 %"], ["注（小字）", "472", "472", "100.00 %"]]
+        assert tab.axe() == []
+    finally:
+        release.set()
+        juanlayers.CHECKS.settle()
+        # the browser reports each 503 it loaded as a failed resource: those are the test's, not errors
+        tab.errors[:] = [e for e in tab.errors if "status of 503" not in e]
