@@ -215,8 +215,8 @@ def _category(sections: list[SectionDoc], si: int) -> tuple[int, int] | None:
     them, in the piece's section or the one before it when that holds nothing but the 類 and its
     notes (李善 卷十九 ``　情(…)``), the 部 over them (六臣 ``　賦癸`` over ``　　情(…)``)."""
     section = sections[si]
-    if not section.title or any(p.layer in (PARATEXT, EDITORIAL) for p in section.pieces):
-        return None  # front matter: the 目錄's 部 over its 類 over their pieces' titles
+    if not section.title or any(p.layer in (PARATEXT, EDITORIAL) and p.kind != NOTE for p in section.pieces):
+        return None  # front matter: the 目錄's 部 over its 類 over their pieces' titles (the editors' 音 is no such matter)
     heads = _heads(section)
     title_at = next((k for k in heads if section.paragraphs[k][0].kind == LABEL
                      and section.paragraphs[k][0].text == section.title), None)

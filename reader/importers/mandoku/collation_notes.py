@@ -53,7 +53,7 @@ STRICT = re.compile(r"^" + _LEMMA + r"(?P<copy>一本|一|原本|舊本|別本|�
 NAMED = re.compile(r"^" + _LEMMA + r"(?P<copy>[^\s()/]{2})(?P<verb>作|無|有)" + _READING + r"$")
 
 
-def _plain(piece: PieceDoc) -> bool:
+def plain_note(piece: PieceDoc) -> bool:
     """A small-print note nothing has named yet: commentary, no commentator, no layer name."""
     return (piece.kind in (NOTE, RECORD_NOTE) and piece.effective_layer == COMMENTARY and not piece.commentator
             and not piece.layer_name and bool(piece.text))
@@ -73,7 +73,7 @@ def mark_collation_notes(doc: JuanDocument) -> int:
     """Read the collation notes of ``doc`` as the editors' (EDITORIAL, 校記, basis layout)
     where they are at least ``SHARE`` of its plain notes; in place. Returns how many notes
     it marked (0 where the juan's notes are a commentator's)."""
-    notes = [p for p in doc.all_pieces() if _plain(p)]
+    notes = [p for p in doc.all_pieces() if plain_note(p)]
     found = formulas(notes)
     if not found or len(found) < SHARE * len(notes):
         return 0

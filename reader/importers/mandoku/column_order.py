@@ -154,8 +154,16 @@ def reading_groups(items: list, reversed_columns: bool) -> list[list] | None:
     """``items`` (as for ``in_reading_order``) as groups in reading order: the parts of one
     small-print note together, in reading order; any other piece a group of its own. None
     when the juan's notes are read in the file's order (``reversed_columns`` false)."""
-    if not reversed_columns:
-        return None
+    return note_groups(items, True) if reversed_columns else None
+
+
+def note_groups(items: list, reversed_columns: bool) -> list[list]:
+    """``items`` (as for ``in_reading_order``) as groups: the parts of one small-print note
+    together (a part that does not close its note, ``closes_note``, and the parts after it up
+    to the one that does: one note the book prints over columns and lines, stored in parts
+    where its writer changes or where it reads in another order than the file's), in reading
+    order where the juan files its notes' columns in reverse (``reversed_columns``), else in
+    the file's order; any other piece a group of its own."""
     out: list[list] = []
     k = 0
     n = len(items)
@@ -169,7 +177,7 @@ def reading_groups(items: list, reversed_columns: bool) -> list[list] | None:
         while not closes_note(group[-1]) and k + len(group) < n and items[k + len(group)].kind == p.kind:
             group.append(items[k + len(group)])
         k += len(group)
-        if len(group) > 1:
+        if len(group) > 1 and reversed_columns:
             whole = PieceDoc(p.kind, "".join(g.text for g in group))
             at = 0
             starts = []

@@ -96,6 +96,7 @@ from .poem_prefaces import on_preface
 from .indented import commentary_name, indent_layers, paragraph_indent
 from .lines import line_starts
 from .undecided import decide_by_reference
+from .unsigned_notes import collected_notes_editors
 
 #: Editors whose remarks follow a circle in 漢書 and 後漢書 notes (○宋祁曰, ○劉攽曰).
 REMARK = re.compile(r"^[○〇](?P<who>[^\s()/○〇曰]{1,3}?)曰")
@@ -408,6 +409,7 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
                 section.paragraphs[k], carry, titles = _notes(para, profile, carry, flip, titles)
             section.records = _notes(section.records, profile, None, flip)[0]
     profile = book
+    collected_notes_editors(doc, profile)  # 六臣: the notes no formula signs, the editors' 音 and 校記
     name_layer_writers(doc)  # a 注疏 or 單疏本 edition: each layer's writer (鄭注: 鄭玄)
     unsure = []
     if profile.formulas and profile.default is None:
