@@ -73,7 +73,8 @@ class Proposal(models.Model):
 
     kind = models.CharField(max_length=12, choices=KIND_CHOICES)
     edition = models.ForeignKey(Edition, on_delete=models.SET_NULL, null=True, related_name="proposals")
-    #: The edition's slug when proposed: a proposal outlives a removal of its edition.
+    #: The edition's slug when proposed: a proposal outlives a removal of its edition, and an
+    #: edition imported again with this slug takes it back (``corrections.reattach``).
     edition_slug = models.CharField(max_length=250)
     juan_number = models.PositiveIntegerField()
     section_position = models.PositiveIntegerField()
@@ -192,6 +193,7 @@ class Proposal(models.Model):
 AUDIT_ACTIONS = {"proposed": "提出 (proposed)", "kept": "保存 (kept)", "edited": "修改 (edited)",
                  "accepted": "採納 (accepted)", "rejected": "不採納 (rejected)", "reverted": "撤回 (reverted)",
                  "set aside": "擱置 (set aside)", "re-anchored": "重新定位 (re-anchored)",
+                 "re-attached": "重歸版本 (re-attached to its edition)",
                  "unanchored": "原文已無 (no longer in the text)"}
 
 

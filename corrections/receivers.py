@@ -1,19 +1,24 @@
 """After juans are stored again (a re-import), check the anchors of their accepted
 corrections (``workflow.recheck``): ``reader.signals.juans_changed`` after a command's
-commit, ``juans_changing`` inside a transaction (checked once it commits). And the pieces
-that name sections (``reader.signals.pieces_named``) read as corrected (``corrected_runs``)."""
+commit, ``juans_changing`` inside a transaction (checked once it commits). An edition created
+with the slug of one that was removed takes back its proposals (``post_save`` of ``Edition``:
+``reattach.reattach``), which its juans' recheck then looks for in the text; ``remove_texts``
+is told what they are (``reader.signals.removal_asked``: ``reattach.removal_lines``). And the
+pieces that name sections (``reader.signals.pieces_named``) read as corrected (``corrected_runs``)."""
 from __future__ import annotations
 
 import logging
 
 from django.db import transaction
+from django.db.models.signals import post_save
 from django.db.models import Exists, OuterRef
 
-from reader.models import Juan, Section
-from reader.signals import juans_changed, juans_changing, naming_pieces, pieces_named
+from reader.models import Edition, Juan, Section
+from reader.signals import juans_changed, juans_changing, naming_pieces, pieces_named, removal_asked
 
 from .models import ACCEPTED, BYLINE, HEADING, Proposal
 from .overlay import CORRECTING, accepted, place
+from .reattach import reattach, removal_lines
 from .workflow import recheck
 
 logger = logging.getLogger(__name__)
@@ -41,6 +46,19 @@ def on_juans_changing(sender, changes, **kwargs) -> None:
     if sender is not Proposal:
         changes = list(changes)
         transaction.on_commit(lambda: _recheck(changes))
+
+
+def on_edition_saved(sender, instance, created, raw=False, **kwargs) -> None:
+    """``post_save`` of ``reader.models.Edition``: a new edition (not one loaded raw from a fixture)
+    takes back the proposals of a removed edition of its slug (``reattach.reattach``), in the
+    transaction that creates it; its juans' ``juans_changed`` rechecks them."""
+    if created and not raw:
+        reattach(instance)
+
+
+def on_removal_asked(sender, editions, juans, **kwargs) -> list[str]:
+    """``reader.signals.removal_asked``: ``reattach.removal_lines`` of what is to be removed."""
+    return removal_lines(editions, juans)
 
 
 def correctable(sender, **kwargs):
@@ -82,3 +100,5 @@ naming_pieces.connect(correctable, dispatch_uid="corrections_correctable")
 pieces_named.connect(corrected_runs, dispatch_uid="corrections_named")
 juans_changed.connect(on_juans_changed, dispatch_uid="corrections_recheck")
 juans_changing.connect(on_juans_changing, dispatch_uid="corrections_recheck_changing")
+post_save.connect(on_edition_saved, sender=Edition, dispatch_uid="corrections_reattach")
+removal_asked.connect(on_removal_asked, dispatch_uid="corrections_removal_asked")

@@ -49,6 +49,13 @@ pieces_named = Signal()
 #: ``pieces_named``.
 naming_pieces = Signal()
 
+#: Sent by ``remove_texts`` before it removes anything (and by its ``--dry-run``), with ``editions``
+#: (the ``Edition`` rows it removes whole) and ``juans`` (the ``Juan`` rows it removes from editions
+#: that stay; [] when whole editions go). A receiver answers a list of lines saying what of its
+#: own hangs on them and what becomes of it (``corrections.reattach.removal_lines``: the
+#: corrections and notes, kept to come back when the edition is imported again), or [].
+removal_asked = Signal()
+
 _state = threading.local()
 
 

@@ -7,7 +7,9 @@ names a work of several editions (the seed's ``禮書綱目`` is the slug of the
 its three editions), or an id that is a work's and another edition's, is an error that lists
 the editions, unless ``--edition`` says the key is an edition or ``--all-editions`` says to
 remove from every edition of the work. ``--dry-run`` lists what would go. The command prints
-each juan it removed. The deletion runs in one transaction (all or nothing); the search index
+first what hangs on what it removes (``reader.signals.removal_asked``: the corrections, annotations
+and readers' notes, which are kept and come back when the edition is imported again), then each
+juan it removed. The deletion runs in one transaction (all or nothing); the search index
 is told once it commits, through ``reader.signals`` (``search`` listens): an index that could
 not follow is an error naming what to run.
 """
@@ -22,7 +24,7 @@ from django.db.models import Count
 from config.converters import whole_number
 from reader.dberrors import explained
 from reader.models import Edition, Juan, Piece, Section, Work
-from reader.signals import IndexBatches, index_deferred
+from reader.signals import IndexBatches, index_deferred, removal_asked
 
 from .import_texts import juan_number
 
@@ -156,6 +158,10 @@ class Command(BaseCommand):
         if removal.whole_editions:
             lines += [f"{verb} the edition {e.full_name} ({e.slug})" for e in removal.editions]
             lines += [f"{verb} the work {w.title} (no edition of it is left)" for w in removal.works]
+        for _receiver, said in removal_asked.send(sender=self.__class__, editions=removal.editions if removal.whole_editions
+                                                  else [], juans=[] if removal.whole_editions else removal.juans):
+            for line in said or ():
+                self.stdout.write(line)
         if opts["dry_run"]:
             for line in lines:
                 self.stdout.write(line)

@@ -1,0 +1,105 @@
+"""Proposals outlive the removal of their edition, and come back to it when it is imported again.
+
+A proposal (a correction, an annotation, a reader's private note or bookmark) names its edition
+twice: by the row (``Proposal.edition``, set to NULL when ``remove_texts`` removes the edition)
+and by the slug it was proposed on (``Proposal.edition_slug``, never changed). The slug is the
+edition's name in every URL (``/works/<slug>/``); a Kanripo edition's is its repository folder's
+(``KR1h0007``), so that importing the same folder again makes an edition of the same slug.
+
+``reattach(edition)`` runs when an edition is created (``corrections.receivers``: ``post_save``
+of ``reader.models.Edition``, inside the import's transaction): the proposals that recorded its
+slug and lost their edition point to it again, each with an audit entry (``re-attached``). The
+import's juans then send ``reader.signals.juans_changed`` as a re-import does, and
+``workflow.recheck`` looks for each one in the text: found at its place or once elsewhere, it
+stands (moved if need be); not found, an accepted one is set aside with the reason and a pending
+one says why it cannot be accepted (docs/decisions/0065-a-removed-editions-corrections-wait-for-its-slug.md).
+
+``held(edition_ids, juans)`` counts what ``remove_texts`` is about to leave without its text,
+for the command to say before it removes anything.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from django.db.models import Count, Q
+
+from reader.models import Edition
+
+from .models import ACCEPTED, ANNOTATION, PENDING, PRIVATE, AuditEntry, Proposal
+from .overlay import CORRECTING
+
+#: The audit log's action for a proposal given back its edition (``models.AUDIT_ACTIONS``).
+REATTACHED = "re-attached"
+
+
+def reattach(edition: Edition) -> int:
+    """Point the proposals whose edition was removed (``edition`` NULL) and whose recorded slug
+    is ``edition.slug`` to ``edition``, each audited as the system's (``REATTACHED``, naming the
+    edition's id). Returns how many; two queries when there are none, the usual case."""
+    ids = list(Proposal.objects.filter(edition__isnull=True, edition_slug=edition.slug).values_list("pk", flat=True))
+    if not ids:
+        return 0
+    Proposal.objects.filter(pk__in=ids).update(edition=edition)
+    detail = f"{edition.slug} imported again (edition id {edition.pk})"
+    AuditEntry.objects.bulk_create([AuditEntry(proposal_id=pk, action=REATTACHED, detail=detail) for pk in ids])
+    return len(ids)
+
+
+#: How ``held`` names each kind of record, singular and plural, in the order it lists them.
+HELD_NAMES = {"accepted": ("accepted correction", "accepted corrections"),
+              "annotation": ("public annotation", "public annotations"),
+              "pending": ("pending proposal", "pending proposals"),
+              "private": ("reader's private note or bookmark", "readers' private notes and bookmarks"),
+              "other": ("proposal rejected, reverted or set aside", "proposals rejected, reverted or set aside")}
+
+
+def held_counts(edition_ids, juans=()) -> Counter:
+    """The proposals of the editions ``edition_ids`` (whole) and of the juans ``juans``
+    (``(edition id, juan number)`` pairs), counted by ``HELD_NAMES``' keys: accepted text, layer
+    and structure corrections, accepted public annotations, pending proposals (of any kind),
+    readers' private notes and bookmarks, and the rest (rejected, reverted, set aside). One query."""
+    where = Q(edition_id__in=list(edition_ids))
+    for edition_id, number in juans:
+        where |= Q(edition_id=edition_id, juan_number=number)
+    counts = Counter()
+    for kind, status, n in (Proposal.objects.filter(where).order_by().values_list("kind", "status")
+                            .annotate(n=Count("pk"))):
+        if status == ACCEPTED:
+            key = "accepted" if kind in CORRECTING else "annotation" if kind == ANNOTATION else "other"
+        else:
+            key = {PENDING: "pending", PRIVATE: "private"}.get(status, "other")
+        counts[key] += n
+    return counts
+
+
+def held(edition_ids, juans=()) -> str:
+    """What ``held_counts`` counts, in words (``HELD_NAMES``: ``1 accepted correction, 2 pending
+    proposals``), "" when nothing is held."""
+    counts = held_counts(edition_ids, juans)
+    return ", ".join(f"{counts[key]} {one if counts[key] == 1 else many}"
+                     for key, (one, many) in HELD_NAMES.items() if counts[key])
+
+
+def removal_lines(editions, juans) -> list[str]:
+    """What ``remove_texts`` says before it removes the ``editions`` (whole) or the ``juans``
+    (``reader.models.Juan`` of editions that stay): for each edition that holds proposals, how
+    many of each kind (``held``), that they are kept and when they come back to the text. []
+    when none is held (one query per edition)."""
+    lines = []
+    for edition in editions:
+        what = held([edition.pk])
+        if what:
+            lines.append(f"{edition.slug} has {what}: they are kept, and re-attach to the edition when "
+                         f"{edition.slug} is imported again (each is looked for in its text, as after a re-import)")
+    numbers: dict[int, list[int]] = {}
+    slugs = {}
+    for juan in juans:
+        numbers.setdefault(juan.edition_id, []).append(juan.number)
+        slugs[juan.edition_id] = juan.edition.slug
+    for edition_id, wanted in numbers.items():
+        what = held([], [(edition_id, n) for n in wanted])
+        if what:
+            named = ", ".join(map(str, sorted(wanted)))
+            lines.append(f"juan {named} of {slugs[edition_id]} {'has' if len(wanted) == 1 else 'have'} {what}: they are "
+                         f"kept, and are looked for in the text when the juan is imported again")
+    return lines

@@ -1,0 +1,184 @@
+"""A removed edition's corrections, annotations and readers' notes come back with it: ``remove_texts``
+then ``import_texts`` of the same Kanripo folder (論語注疏, KR1h0007 卷四) gives the proposals their
+edition again, and each is looked for in the text as after a re-import (``corrections.reattach``).
+Before the fix, every proposal kept ``edition_id`` NULL: the section showed the text without its
+correction, ``/corrections/patch/KR1h0007.diff`` was a 404 and accepting a pending proposal said
+「此版本已無卷 4」."""
+import re
+import shutil
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from corrections.models import ACCEPTED, PENDING, PRIVATE, SET_ASIDE, Proposal
+from corrections.workflow import ReviewError, accept, propose
+from reader.library import export_library
+from reader.models import Edition, Juan, Piece
+from search.backends import SearchQuery
+
+from .conftest import SHARED
+from .test_corrections import account
+
+FOLDER = SHARED / "corpus" / "kanripo-jingbu" / "KR1h0007"
+SLUG = "KR1h0007"
+#: The classic of 論語注疏 卷四 §3 that holds 曰父母 (twice in the juan: the context tells them apart).
+CLASSIC = "子曰父母在不逺遊遊必有方"
+SECTION = f"/works/{SLUG}/juan/4/3/"
+PATCH = f"/corrections/patch/{SLUG}.diff"
+
+
+def _import(folder, capsys=None):
+    call_command("import_texts", str(folder), stdout=open("/dev/null", "w"))
+
+
+def _piece(text):
+    """The stored piece of 卷四 §3 whose text starts with ``text``: (section, position, text)."""
+    piece = Piece.objects.get(section__juan__edition__slug=SLUG, section__juan__number=4, section__position=3,
+                              text__startswith=text)
+    return piece.section.position, piece.position, piece.text
+
+
+@pytest.fixture
+def juan4(tmp_path):
+    """卷四 of KR1h0007 as a Kanripo folder of its own (the file as the shared corpus has it)."""
+    folder = tmp_path / SLUG
+    folder.mkdir()
+    shutil.copy(FOLDER / "KR1h0007_004.txt", folder)
+    return folder
+
+
+@pytest.fixture
+def corrected(juan4, search_backend):
+    """卷四 imported, with an accepted text correction 曰父母 → 甲乙丙, a pending one, an accepted
+    public annotation and a reader's private note, all in §3. Returns them by name."""
+    _import(juan4)
+    juan = Juan.objects.get(edition__slug=SLUG, number=4)
+    contributor, editor = account("cr", "contributor"), account("er", "editor")
+    section, position, text = _piece(CLASSIC)
+    assert text == CLASSIC
+    made = {
+        "text": propose(contributor, juan, kind="text", section=section, piece=position, start=1, end=4,
+                        replacement="甲乙丙", reason="他本"),
+        "pending": propose(contributor, juan, kind="text", section=section, piece=position, start=8, end=9,
+                           replacement="游", reason="宋本作游"),
+        "annotation": propose(contributor, juan, kind="annotation", section=section, piece=position, start=10,
+                              end=12, replacement="方猶常也", reason="鄭注"),
+        "note": propose(contributor, juan, kind="private_note", section=section, piece=position, start=5, end=7,
+                        replacement="遠遊", reason=""),
+    }
+    accept(made["text"], editor)
+    accept(made["annotation"], editor)
+    assert "甲乙丙" in Client().get(SECTION).content.decode()
+    assert Client().get(PATCH).status_code == 200
+    return made | {"editor": editor}
+
+
+def _state():
+    """Each proposal's (edition slug or None, status, place, start, end, reason it cannot stand), by id."""
+    return {p.pk: (p.edition.slug if p.edition_id else None, p.status, p.section_position, p.piece_position,
+                   p.start, p.end, p.status_reason) for p in Proposal.objects.select_related("edition")}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_edition_removed_and_imported_again_takes_back_its_corrections(corrected, juan4, search_backend, capsys):
+    before = _state()
+    old_edition = Edition.objects.get(slug=SLUG).pk
+    call_command("remove_texts", SLUG)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("KR1h0007 has 1 accepted correction, 1 public annotation, 1 pending proposal, 1 reader's "
+                      "private note or bookmark: they are kept, and re-attach to the edition when KR1h0007 is "
+                      "imported again (each is looked for in its text, as after a re-import)")
+    assert out[-1] == "removed the work 論語注疏 (no edition of it is left)"
+    assert {pk: s[0] for pk, s in _state().items()} == dict.fromkeys(before, None)
+    assert Client().get(PATCH).status_code == 404
+
+    _import(juan4)
+    edition = Edition.objects.get(slug=SLUG)
+    assert edition.pk != old_edition
+    assert _state() == before  # every one back on the edition, at its place, as it stood
+    html = Client().get(SECTION).content.decode()
+    assert f'子<span class="corrected">甲乙丙</span><a class="corr-mark" href="/corrections/{corrected["text"].pk}/"' in html
+    assert "方猶常也" in html
+    assert search_backend.search(SearchQuery("子甲乙丙在")).count == 1
+    patch = Client().get(PATCH)
+    assert patch.status_code == 200
+    body = patch.content.decode("utf-8")
+    assert body.startswith("Corrections to KR1h0007 (1)\n\n* ") and "「曰父母」 → 「甲乙丙」" in body
+    assert "-　　子曰父母在不逺遊遊必有方注鄭曰方猶常也疏(正義¶\n+　　子甲乙丙在不逺遊遊必有方注鄭曰方猶常也疏(正義¶\n" in body
+    history = Client().get(f"/corrections/{corrected['text'].pk}/").content.decode()
+    assert "重歸版本 (re-attached to its edition)" in history and "KR1h0007 imported again" in history
+    assert [a.action for a in corrected["text"].audit.all()] == ["proposed", "accepted", "re-attached"]
+    # the pending one can be accepted again (it was 「此版本已無卷 4」)
+    accept(corrected["pending"], corrected["editor"])
+    assert Proposal.objects.get(pk=corrected["pending"].pk).status == ACCEPTED
+    html = Client().get(SECTION).content.decode()
+    assert '</a>在不逺遊<span class="corrected">游</span>' in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_edition_imported_again_with_other_text_sets_aside_what_it_no_longer_holds(corrected, juan4, tmp_path,
+                                                                                   search_backend):
+    call_command("remove_texts", SLUG, stdout=open("/dev/null", "w"))
+    path = juan4 / "KR1h0007_004.txt"
+    raw = path.read_bytes().decode("utf-8")
+    assert raw.count(CLASSIC) == 1
+    path.write_bytes(raw.replace(CLASSIC, "子曰父兄在不逺遊遊必有方").encode("utf-8"))
+    _import(juan4)
+    state = _state()
+    text, pending = state[corrected["text"].pk], state[corrected["pending"].pk]
+    assert text[:2] == (SLUG, SET_ASIDE)
+    assert text[6] == ("the text at section 3, piece 0, characters 1–4 is no longer 「曰父母」 (with 「子」 before and "
+                       "「在不逺遊遊必有方」 after), and the juan does not hold it once")
+    assert pending[:2] == (SLUG, PENDING)  # its context held 父母: it says why it cannot be accepted
+    why = ("the text at section 3, piece 0, characters 8–9 is no longer 「遊」 (with 「子曰父母在不逺遊」 before and "
+           "「必有方」 after), and the juan does not hold it once")
+    assert pending[6] == f"重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: {why})"
+    with pytest.raises(ReviewError, match=re.escape(f"定位已不相符：{why} (the anchor no longer matches)")):
+        accept(corrected["pending"], corrected["editor"])
+    assert state[corrected["note"].pk][:2] == (SLUG, PRIVATE)
+    assert "甲乙丙" not in Client().get(SECTION).content.decode()
+    assert Client().get(PATCH).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_juan_removed_and_imported_again_keeps_its_corrections_and_the_dry_run_says_so(corrected, juan4, capsys):
+    before = _state()
+    call_command("remove_texts", SLUG, "--juan", "4", "--dry-run")
+    said = ("juan 4 of KR1h0007 has 1 accepted correction, 1 public annotation, 1 pending proposal, 1 reader's private "
+            "note or bookmark: they are kept, and are looked for in the text when the juan is imported again")
+    assert capsys.readouterr().out.splitlines()[0] == said
+    call_command("remove_texts", SLUG, "--juan", "4")
+    assert capsys.readouterr().out.splitlines()[0] == said
+    assert _state() == before
+    _import(juan4)
+    assert _state() == before
+    assert '子<span class="corrected">甲乙丙</span>' in Client().get(SECTION).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_edition_without_proposals_is_removed_saying_nothing_of_them(juan4, search_backend, capsys):
+    _import(juan4)
+    pieces = Piece.objects.count()
+    call_command("remove_texts", SLUG)
+    assert capsys.readouterr().out.splitlines() == [
+        f"removed 論語注疏（四庫全書・文淵閣本） 卷四 (juan 4, /works/KR1h0007/juan/4/): 3 sections, {pieces} pieces",
+        "removed the edition 論語注疏（四庫全書・文淵閣本） (KR1h0007)",
+        "removed the work 論語注疏 (no edition of it is left)"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_library_restored_over_or_after_the_edition_keeps_its_corrections(corrected, tmp_path, search_backend):
+    before = _state()
+    export_library(tmp_path / "backup")
+    # --replace: each juan of the backup replaces the stored one; the edition stays
+    call_command("import_library", str(tmp_path / "backup"), "--replace", stdout=open("/dev/null", "w"))
+    assert _state() == before
+    assert '子<span class="corrected">甲乙丙</span>' in Client().get(SECTION).content.decode()
+    assert Client().get(PATCH).status_code == 200
+    # the edition removed, then the library restored into the emptied database: they come back too
+    call_command("remove_texts", SLUG, stdout=open("/dev/null", "w"))
+    call_command("import_library", str(tmp_path / "backup"), stdout=open("/dev/null", "w"))
+    assert _state() == before
+    assert '子<span class="corrected">甲乙丙</span>' in Client().get(SECTION).content.decode()
+    assert Client().get(PATCH).status_code == 200
