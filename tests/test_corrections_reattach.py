@@ -4,6 +4,7 @@ edition again, and each is looked for in the text as after a re-import (``correc
 Before the fix, every proposal kept ``edition_id`` NULL: the section showed the text without its
 correction, ``/corrections/patch/KR1h0007.diff`` was a 404 and accepting a pending proposal said
 「此版本已無卷 4」."""
+import json
 import re
 import shutil
 
@@ -26,6 +27,7 @@ SLUG = "KR1h0007"
 CLASSIC = "子曰父母在不逺遊遊必有方"
 SECTION = f"/works/{SLUG}/juan/4/3/"
 PATCH = f"/corrections/patch/{SLUG}.diff"
+ANNOTATIONS = f"/corrections/annotations/{SLUG}.jsonld"
 
 
 def _import(folder, capsys=None):
@@ -92,6 +94,7 @@ def test_an_edition_removed_and_imported_again_takes_back_its_corrections(correc
     assert out[-1] == "removed the work 論語注疏 (no edition of it is left)"
     assert {pk: s[0] for pk, s in _state().items()} == dict.fromkeys(before, None)
     assert Client().get(PATCH).status_code == 404
+    assert Client().get(ANNOTATIONS).status_code == 404
 
     _import(juan4)
     edition = Edition.objects.get(slug=SLUG)
@@ -101,6 +104,9 @@ def test_an_edition_removed_and_imported_again_takes_back_its_corrections(correc
     assert f'子<span class="corrected">甲乙丙</span><a class="corr-mark" href="/corrections/{corrected["text"].pk}/"' in html
     assert "方猶常也" in html
     assert search_backend.search(SearchQuery("子甲乙丙在")).count == 1
+    annotations = json.loads(Client().get(ANNOTATIONS).content)
+    assert [(a["body"]["value"], a["target"]["selector"]["exact"]) for a in annotations["first"]["items"]] == [
+        ("方猶常也", "有方")]
     patch = Client().get(PATCH)
     assert patch.status_code == 200
     body = patch.content.decode("utf-8")
