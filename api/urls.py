@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularRedocView
 import config.converters  # noqa: F401 - registers <num:…>
 
 from config.cacheable import cached_page
-from search.forms import CANONICAL, MANY_VALUED, ONE_VALUED, SEARCH_PARAMETERS
+from search.forms import CANONICAL, MANY_VALUED, ONE_VALUED, PAGING, SEARCH_PARAMETERS
 
 from . import redirects, views
 from .catalogue import ClassList, ClassWorks
@@ -65,8 +65,8 @@ urlpatterns = [
     path("works/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
          cached_page(SectionParallels.as_view(), reads=ONE | {"page"}), name="section-parallels"),
     path("parallels/", cached_page(SpanParallels.as_view(), reads=ONE | {"text", "page"}), name="parallels"),
-    path("search/", cached_page(views.SearchView.as_view(), reads=SEARCH | {"page", "page_size"}, many=MANY_VALUED,
-                                canonical=CANONICAL, one=ONE_VALUED), name="search"),
+    path("search/", cached_page(views.SearchView.as_view(), reads=SEARCH | PAGING, many=MANY_VALUED,
+                                canonical=CANONICAL, one=ONE_VALUED | PAGING), name="search"),
     path("classes/", cached_page(ClassList.as_view(), reads=LIST), name="class-list"),
     path("classes/<str:code>/works/", cached_page(ClassWorks.as_view(), reads=LIST | {"shu"}), name="class-works"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),

@@ -36,7 +36,7 @@ from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
 from search.facets import active_filters, works_of_dynasties
 from search.filters import folded_hits, form_filters, without_filters
-from search.forms import DynastyField, SearchForm, ValuesField
+from search.forms import PAGING, DynastyField, SearchForm, ValuesField, one_value_errors
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
 from . import exports, hitlists, shapes
@@ -407,6 +407,8 @@ class SearchView(APIView):
             "page_size and the range")),
     ], responses=shapes.SearchResponseSerializer, examples=[shapes.SEARCH_EXAMPLE])
     def get(self, request):
+        if repeated := one_value_errors(request.query_params, PAGING):  # never the last page silently
+            raise ValidationError({name: [message] for name, message in repeated.items()})
         paginator = StandardPagination()
         paginator.get_page_size(request)  # a bad page_size is a 400 before any search
         query, results, form = _search(request, with_form=True)

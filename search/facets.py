@@ -50,7 +50,8 @@ from reader.importers.mandoku.profiles import collection
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition
 from reader.people import work_people
-from reader.printed_people import one_person, surname_forms, typed_author
+from reader.importers.mandoku.voices import HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES
+from reader.printed_people import library_dynasties as byline_people, one_person, surname_forms, typed_author
 from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
@@ -203,18 +204,52 @@ def typed_writers(typed: str) -> tuple[str, ...]:
     return typed_author(typed, {name for f in table.values() for name in f.authors + f.notes_by + f.people})
 
 
+def _quoted_names() -> dict[str, str]:
+    """``{a name as a collected commentary prints it: the person}`` where the name is not the
+    person's own, from the books' formula tables (``reader.importers.mandoku.voices``: 前漢書's
+    師古曰 is 顏師古's, 史記集解's 瓚曰 臣瓚's, 文選注's 曹大家曰 班昭's), each name the tables read
+    as one person alone."""
+    read: dict[str, set[str]] = {}
+    for table in (HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES):
+        for printed, person in table.items():
+            read.setdefault(printed.removesuffix("曰"), set()).add(person)
+    return {printed: next(iter(people)) for printed, people in read.items()
+            if len(people) == 1 and printed not in people}
+
+
+#: The names collected commentaries print their men by (``_quoted_names``): a commentator filter
+#: reads 師古 as 顏師古, whose 注 of 前漢書 opens every part 師古曰.
+QUOTED_NAMES = _quoted_names()
+
+
+def _commentator_names(table) -> set[str]:
+    """The names a commentator filter may name (``typed_commentators``): the people the held
+    works name (``EditionFacets.people``, every role), the writers of unnamed notes and the men a
+    collected commentary quotes."""
+    return {name for f in table.values() for name in (*f.people, *f.notes_by, *f.quoted)}
+
+
 def typed_commentators(typed: str) -> tuple[str, ...]:
     """The commentators a ``commentator`` filter typed as ``typed`` stands for, by the author
     filter's rule (``reader.printed_people.typed_author``) among the people the held works name
-    (``EditionFacets.people``, every role, with the writers of unnamed notes): a whole name by
-    any of its spellings (范甯 → 范寧), else the people whose names begin with it (鄭 → 鄭玄; 呂 →
-    呂延濟, 呂向 in 六臣註文選), never a dynasty or a role word (唐, 注: nobody); a name nothing
-    holds is kept as typed (``typed_people``), which keeps nothing. Sorted; ``()`` for "", which
-    reads nothing (no filter asks no query)."""
+    (``_commentator_names``), a name a collected commentary prints a man by read as him
+    (``QUOTED_NAMES``: 師古 → 顏師古): a whole name by any of its spellings (范甯 → 范寧), else the
+    people whose names begin with it (鄭 → 鄭玄; 呂 → 呂延濟, 呂向 in 六臣註文選), never a dynasty or
+    a role word (唐, 注: nobody); a name nothing holds is kept as typed (``typed_people``), which
+    keeps nothing (``unknown_commentators`` tells it). Sorted; ``()`` for "", which reads nothing
+    (no filter asks no query)."""
     if not typed:
         return ()
-    table = facet_table()
-    return typed_author(typed, {name for f in table.values() for name in (*f.people, *f.notes_by, *f.quoted)})
+    return typed_author(QUOTED_NAMES.get(typed, typed), _commentator_names(facet_table()))
+
+
+def unknown_commentators(typed) -> list[str]:
+    """The values of ``typed`` (a commentator filter's, as given) that name nobody the library
+    holds: none of the people ``typed_commentators`` reads it as is named by a held work
+    (``_commentator_names``) or printed in a held byline (``reader.printed_people.library_dynasties``).
+    Such a value is a 400, alone or among several, as a work or juan that names nothing is."""
+    named = _commentator_names(facet_table()) | set(byline_people())
+    return [value for value in typed if not named.intersection(typed_commentators(value))]
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an

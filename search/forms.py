@@ -11,7 +11,8 @@ from reader.models import Chapter, Edition, Juan, Work
 from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .collected import both, commentator_filter
-from .facets import (editions_for, facet_table, typed_commentators, unfaceted_writer_counts, unknown_dynasties,
+from .facets import (editions_for, facet_table, typed_commentators, unfaceted_writer_counts, unknown_commentators,
+                     unknown_dynasties,
                      unknown_dynasty_message, written_by_for)
 from .query import CONTROL, canonical_query, control_character_message, invisible_only, invisible_query_message
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
@@ -163,21 +164,28 @@ ONE_VALUE_ONLY = ("{name} 只可有一個值，不可同時為「{values}」 ({n
                   "The filters work, edition, juan, commentator, layer, class, dynasty and author take several)")
 
 
-def repeated_single_values(data) -> dict[str, list[str]]:
-    """``{name: [values]}`` for each parameter of ``SearchForm`` that takes one value and that
+def repeated_single_values(data, names=None) -> dict[str, list[str]]:
+    """``{name: [values]}`` for each parameter of ``names`` (by default ``ONE_VALUED``, the
+    parameters of ``SearchForm`` that take one value; the search's paging, ``PAGING``) that
     ``data`` (a ``QueryDict``) gives several different values of (the same value repeated is
     one value, and so are the spellings of a query that parse the same, ``CANONICAL``); ``{}``
     for a plain dict."""
     if not hasattr(data, "getlist"):
         return {}
     out = {}
-    for name, field in SearchForm.base_fields.items():
-        if getattr(field.widget, "allow_multiple_selected", False):
-            continue
+    for name in sorted(ONE_VALUED if names is None else names):
         values = list(dict.fromkeys(data.getlist(name)))
         if len({CANONICAL.get(name, str)(v) for v in values}) > 1:  # `` 射`` and ``射`` are one query
             out[name] = values
     return out
+
+
+def one_value_errors(data, names=None) -> dict[str, str]:
+    """``{name: message}`` (``ONE_VALUE_ONLY``, in both languages) for each parameter of
+    ``names`` that ``data`` gives several different values of (``repeated_single_values``)."""
+    return {name: ONE_VALUE_ONLY.format(name=name, values="、".join(values)[:80],
+                                        quoted=", ".join(map(repr, values))[:120])
+            for name, values in repeated_single_values(data, names).items()}
 
 
 def _commentator(people: tuple[str, ...]) -> str | tuple[str, ...] | None:
@@ -248,9 +256,8 @@ class SearchForm(forms.Form):
         data = super().clean()
         data["juan_ids"] = None
         ids = None
-        for name, values in repeated_single_values(self.data).items():
-            self.add_error(name, ONE_VALUE_ONLY.format(name=name, values="、".join(values)[:80],
-                                                       quoted=", ".join(map(repr, values))[:120]))
+        for name, message in one_value_errors(self.data).items():
+            self.add_error(name, message)
         if self.errors:
             return data
         if works := data.get("work"):
@@ -274,6 +281,14 @@ class SearchForm(forms.Form):
                     return data
             else:
                 ids = chosen
+        # among several, a commentator who names nobody is a 400 (the union dropped him silently);
+        # alone, he finds nothing and the answer says which filter emptied it and whose name
+        # holds his (search.filters.without_filters: 玄 → 鄭玄), as an author filter does
+        if len(typed := data.get("commentator") or ()) > 1 and (unknown := unknown_commentators(typed)):
+            names = "」「".join(unknown)
+            self.add_error("commentator", f"沒有「{names}」這位注者 (no commentator {', '.join(map(repr, unknown))}: "
+                                          f"no work held names a writer so)")
+            return data
         # The facets (search.facets) count the hits without their own filters: the editions
         # before the facet filters are kept for them.
         data["unfaceted_edition_ids"] = ids
@@ -390,5 +405,8 @@ MANY_VALUED = frozenset(name for name, field in SearchForm.base_fields.items()
 #: … and the others, which take one value: several different ones are a 400 (``ONE_VALUE_ONLY``),
 #: an answer never tidied nor kept (``cached_page(one=…)``).
 ONE_VALUED = SEARCH_PARAMETERS - MANY_VALUED
+#: The search's paging parameters (the page's ``page``, the API's ``page`` and ``page_size``): read
+#: once as ``ONE_VALUED`` are, several different values a 400 (``one_value_errors``), never the last.
+PAGING = frozenset({"page", "page_size"})
 #: … and the one spelling of the values read alike (``cached_page(canonical=…)``): the query's.
 CANONICAL = {"q": canonical_query}

@@ -24,7 +24,8 @@ from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facets import FACET_NOTES, active_filters, facet_counts, facet_menu, search_facet_counts
 from .filters import annotation_hits, folded_hits, form_filters, without_filters
-from .forms import DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, resolve_edition, resolve_work
+from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, one_value_errors, resolve_edition,
+                    resolve_work)
 from .service import (
     HitLinks, edition_label, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
 )
@@ -331,7 +332,9 @@ def search_page(request):
     holding empty or default values (``non_default``: what the form sends for the options left
     as they are) is a redirect to the page without them."""
     params = [(k, v) for k, values in request.GET.lists() for v in values]
-    if (said := non_default(params)) != params:
+    # several pages asked (page=1&page=2) are a 400, never the last one: not sent to it
+    repeated_page = one_value_errors(request.GET, {"page"})
+    if (said := non_default(params)) != params and not repeated_page:
         return redirect(request.path + ("?" + urlencode(said) if said else ""))
     form = SearchForm(request.GET or None)
     # a query of invisible characters only is empty (its error says so): not shown back as 「​」
@@ -360,7 +363,10 @@ def search_page(request):
     context["options_set"] = options_set(form)
     status, wait = 200, None
     if form.is_bound:
-        if form.is_valid():
+        if repeated_page or not form.is_valid():
+            context["error"] = "; ".join([*repeated_page.values(), *(e for errors in form.errors.values() for e in errors)])
+            status = 400
+        else:
             juan_ids = form.cleaned_data.get("juan_ids")
             if juan_ids and len(juan_ids) == 1:  # the chapters of the chosen juan, for the chapter filter
                 context["chapters"] = Chapter.objects.filter(juan_id=next(iter(juan_ids))).order_by("position")
@@ -425,9 +431,6 @@ def search_page(request):
             except SearchError as exc:
                 context["error"] = str(exc)
                 status = 400
-        else:
-            context["error"] = "; ".join(e for errors in form.errors.values() for e in errors)
-            status = 400
     context["options_open"] = bool(context["options_set"]) and not (context.get("results") and context["results"].count)
     response = render(request, "search/search.html", context, status=status)
     if wait is not None:

@@ -122,6 +122,8 @@ def test_the_collector_finds_his_whole_layer_and_a_quoted_man_his_parts(seed_jua
     assert (authors["顏師古"], authors["應劭"], dynasties["唐"]) == (yan_layer, ying, yan_layer)
     assert (body["count"], yan_layer, ying, authors["班固"]) == (1314, 1019, 72, 165)
     assert search(**params, commentator="顏師古")["count"] == yan_layer
+    # the name the book prints him by, 師古曰 (search.facets.QUOTED_NAMES), is he (it found 0)
+    assert search(**params, commentator="師古")["count"] == yan_layer
     assert search(**params, commentator="應劭")["count"] == search(**params, author="應劭")["count"] == ying
     assert search(**params, dynasty="唐")["count"] == yan_layer
     assert search(**params, dynasty="漢")["count"] == dynasties["漢"] == authors["班固"]

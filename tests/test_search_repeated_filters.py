@@ -126,3 +126,34 @@ def test_context_and_chapter_are_ascii_whole_numbers_as_page_is_and_say_so_in_bo
         answer = client.get("/api/search/", {"q": "也", name: value})
         assert (answer.status_code, answer.json()) == (400, {name: [message]}), value
     assert client.get("/api/search/", {"q": "也", "context": " 15 ", "page_size": 1}).json()["count"] == 380
+
+
+@pytest.mark.parametrize("name, values", [("page", ["1", "2"]), ("page_size", ["10", "20"])])
+def test_the_page_and_the_page_size_given_twice_are_a_400_as_every_one_valued_parameter(client, seed_juan, name, values):
+    """``page=1&page=2`` served page 2 (and the search page was a 301 to it), ``page_size=10&page_size=20``
+    20 a page: the last value silently, where ``sort=text&sort=relevance`` is a 400."""
+    message = ONE_VALUE.format(name=name, values="、".join(values), quoted=", ".join(map(repr, values)))
+    answer = client.get("/api/search/", {"q": "也", name: values})
+    assert (answer.status_code, answer.json()) == (400, {name: [message]})
+    if name == "page":
+        page = client.get("/search/", {"q": "也", name: values})
+        assert page.status_code == 400
+        assert f'<p class="error" role="alert">{message.replace(chr(39), "&#x27;")}</p>' in page.content.decode()
+    # one value given twice is one value
+    assert client.get("/api/search/", {"q": "也", name: [values[0]] * 2}).json()["count"] == 380
+
+
+def test_a_commentator_who_names_nobody_among_several_is_a_400_naming_him(client, maoshi, seed_juan):
+    """As ``work=2&work=nonexist`` is: ``commentator=鄭玄&commentator=nobody`` kept 鄭玄's hits and
+    dropped nobody silently. Alone, a name that names nobody finds nothing, and the answer says the
+    filter emptied it (``unfiltered``, as ``author=`` does; test_search_filters)."""
+    for given, unknown in ((["鄭玄", "nobody"], ["nobody"]), (["無此人", "孔達", "孔穎達"], ["無此人", "孔達"])):
+        answer = client.get("/api/search/", {"q": "也", "commentator": given})
+        names = "」「".join(unknown)
+        assert (answer.status_code, answer.json()) == (400, {"commentator": [
+            f"沒有「{names}」這位注者 (no commentator {', '.join(map(repr, unknown))}: no work held names a writer so)"]})
+    assert client.get("/search/", {"q": "也", "commentator": ["鄭玄", "nobody"]}).status_code == 400
+    alone = client.get("/api/search/", {"q": "也", "commentator": "nobody", "page_size": 1}).json()
+    assert (alone["count"], alone["unfiltered"]["emptied_by"]) == (0, ["commentator"])
+    # a surname, a spelling, several people: each the people it stands for, as before
+    assert [count(client, q="也", commentator=names) for names in ("鄭", ["鄭", "孔穎達"], "孔颖达")] == [60, 614, 554]
