@@ -417,6 +417,9 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
                                                                number=proposal.juan_number).first()
                 if juan is not None:
                     break
+            if juan is None and proposal.edition_id is None:
+                raise ReviewError(f"版本 {proposal.edition_slug} 已移除，重新匯入後方可採納 (the edition {proposal.edition_slug} "
+                                  f"was removed: the proposal can be accepted once it is imported again)")
             if juan is None:
                 raise ReviewError(f"此版本已無卷 {proposal.juan_number} (the edition has no juan {proposal.juan_number} any more)")
             found = place([proposal], juan)

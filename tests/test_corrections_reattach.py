@@ -95,6 +95,9 @@ def test_an_edition_removed_and_imported_again_takes_back_its_corrections(correc
     assert {pk: s[0] for pk, s in _state().items()} == dict.fromkeys(before, None)
     assert Client().get(PATCH).status_code == 404
     assert Client().get(ANNOTATIONS).status_code == 404
+    with pytest.raises(ReviewError, match=r"^版本 KR1h0007 已移除，重新匯入後方可採納 \(the edition KR1h0007 was removed: the "
+                                          r"proposal can be accepted once it is imported again\)$"):
+        accept(corrected["pending"], corrected["editor"])
 
     _import(juan4)
     edition = Edition.objects.get(slug=SLUG)
