@@ -67,7 +67,10 @@ def test_a_category_name_over_a_title_is_no_part_of_it():
     assert (section.title, [p["name"] for p in section.bylines]) == ("祭古冡文", ["謝惠連"])
     assert [(p.kind, p.text) for p in section.pieces[:4] if p.kind != NOTE] == [(LABEL, "祭古冡文"), (LABEL, "謝惠連")]
     assert [c.heading for c in doc.chapters if section in c.sections] == ["祭文"]
-    assert _heads(_read("KR4h0003_043"), 1, 20) == [(11, "", ["嵇叔夜"])]
+    # its own line (``lines.stacked_heads``), the heading of the juan's chapter; the title the section's
+    forty_three = _read("KR4h0003_043")
+    assert _heads(forty_three, 1, 20) == [(12, "與山巨源絶交書一首", ["嵇叔夜"])]
+    assert [c.heading for c in forty_three.chapters] == ["書下"]
 
 
 def test_a_groups_author_is_each_of_its_pieces_author():

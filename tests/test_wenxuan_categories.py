@@ -7,6 +7,7 @@ from reader.citation import citation_text
 from reader.importers.document import LABEL, NOTE
 from reader.importers.loader import import_file, render_source
 from reader.importers.mandoku import parse_mandoku, render_mandoku
+from reader.importers.mandoku.lines import stacked_heads
 from reader.juans import juan_contents
 from reader.models import Juan
 
@@ -121,3 +122,37 @@ def test_the_notes_under_a_commentator_and_the_old_commentary():
     # its maker), no commentator 張平子舊 making 思玄賦 an author; 志中 stays the 類
     fifteen = parse("KR4h0003/KR4h0003_015")
     assert heads(fifteen) == [("志中", "", "志中")] and fifteen.sections[0].bylines == []
+
+
+def test_headings_printed_as_deep_as_one_another():
+    # 六臣 卷四十三 prints its 類, the title and the author each on a line of its own at one depth: they were
+    # read as one heading 書下與山巨源絶交書一首 and 與嵇茂齊書一首趙景真 (text, under 孫子荆's byline)
+    assert stacked_heads("　　書下¶", "　　與山巨源絶交書一首(山濤為選曹郎舉/善曰魏氏春秋曰)¶",
+                         "(薄湯武大將軍聞而惡焉/翰曰山濤為吏/康自代康荅書拒絶因自説不堪流俗而非)¶")
+    # a list's entries, one a line, go on as read (楚辭 卷十六's 篇 over its flush 序; the 目錄's titles)
+    assert not stacked_heads("　　　思古¶", "　　　逺遊(遊一/作逝)¶", "九歎者護左都水使者光禄大夫劉向¶")
+    assert not stacked_heads("　　　王仲宣登樓賦一首¶", "　　　孫興公遊天台山賦一首(并序)¶", "　　　鮑明遠蕪城賦一首¶")
+    # ... and a block's label under a short line, its note going on indented (欽定書經傳說彙纂 卷五)
+    assert not stacked_heads("　　　集傳今文古文皆有¶", "　　　集說(彭氏勗曰此篇綱領在迪德知人安民三者而已蓋)¶",
+                             "　　　(故臯陶首推廣迪德之義中陳知人安民之事)¶")
+    assert stacked_heads("　　　碑文上¶", "　　　郭有道碑文一首(并序)¶", "　　　　蔡伯喈(陳留人也)¶")
+    forty_three = parse("KR4h0003/KR4h0003_043")
+    assert heads(forty_three) == [("書下", "", "書下")]
+    assert bylines(forty_three)[:3] == [(12, "與山巨源絶交書一首", ["嵇叔夜"]), (194, "為石仲容與孫皓書一首", ["孫子荆"]),
+                                        (376, "與嵇茂齊書一首", ["趙景真"])]
+    # 卷五十八 ``　　　碑文上`` over ``　　　郭有道碑文一首(并序)``, mid-juan: the 類 heads its chapter, as deep as the title
+    fifty_eight = parse("KR4h0003/KR4h0003_058")
+    assert heads(fifty_eight) == [("哀下", "", "哀下"), ("碑文上", "", "碑文上")]
+    assert bylines(fifty_eight)[2:4] == [(242, "郭有道碑文一首", ["蔡伯喈"]), (316, "陳太丘碑文一首", ["蔡伯喈"])]
+    assert [s.title for s in fifty_eight.chapters[1].sections if s.title][:2] == ["郭有道碑文一首", "陳太丘碑文一首"]
+
+
+def test_a_group_titled_with_its_class_is_no_class():
+    # 六臣 卷二十八 ``　樂府詩`` over ``　　㑹吟行(…`` and ``　　　謝靈運``, printed as high as ``　樂府下``: 謝靈運's
+    # 樂府 of one piece (the 目錄: 樂府下 謝靈運樂府一首; 文選註 prints it as deep as 樂府詩八首), in 樂府下
+    twenty_eight = parse("KR4h0003/KR4h0003_028")
+    assert heads(twenty_eight) == [("樂府下", "", "樂府下"), ("雜歌", "", "雜歌")]
+    huiyin = next(s for s in twenty_eight.sections if s.title == "㑹吟行")
+    assert ([(p.kind, p.text) for p in huiyin.pieces if p.kind != NOTE][:3], huiyin.bylines[0]["name"]) == (
+        [(LABEL, "樂府詩"), (LABEL, "㑹吟行"), (LABEL, "謝靈運")], "謝靈運")
+    assert huiyin in twenty_eight.chapters[0].sections

@@ -34,7 +34,7 @@ How these books are made:
   after a piece prints a ``右`` closer, and a juan's 類 at its head is printed higher than its
   closer (``　騷下`` over ``　　右山鬼``).
 * **Each 類 heads its pieces.** A 類's name, printed over a piece's title and higher than it
-  (``　　情(…)`` over ``　　　髙唐賦``), names the class of every piece up to the next 類, in this juan and
+  (``　　情(…)`` over ``　　　髙唐賦``) or as high (六臣 卷五十八 ``　　　碑文上`` over ``　　　郭有道碑文一首(…)``), names the class of every piece up to the next 類, in this juan and
   the next ones that print none at their head: it is the heading of the chapter of those pieces
   (``category_headings``), so a piece is cited under its own 類, never the last one some other rule
   read. 六臣 (四部叢刊) prints the 部 at one U+3000, the 類 at two, titles at three; 文選註 (四庫全書)
@@ -172,6 +172,20 @@ CATEGORY_MAX = 4
 GROUP_END = re.compile("[一二三四五六七八九十百]+首$")
 
 
+#: The words that number the parts of one 類 (``樂府上``, ``樂府下``; ``贈荅一`` … ``贈荅四``).
+PART_WORDS = "上中下一二三四五六七八九十"
+
+
+def _of_class(name: str, last: str) -> bool:
+    """Whether ``name``, a short line over a piece's title, is the title of a group of the 類 ``last``
+    read above it in the juan rather than the next 類: the 類's words (its part's number aside), then
+    more words (六臣 卷二十八 ``　樂府詩`` over ``　　㑹吟行``, under ``　樂府下``: 謝靈運's 樂府 of one piece,
+    which the 目錄 lists under 樂府下 as ``謝靈運樂府一首`` and 文選註 prints as deep as the group
+    ``樂府詩八首`` after it); the next part of a 類 is numbered (``贈荅二`` after ``贈荅一``)."""
+    stem = last.rstrip(PART_WORDS)
+    return bool(stem) and name.startswith(stem) and bool(name[len(stem):].strip(PART_WORDS))
+
+
 def _line_with_notes(para: list[PieceDoc]) -> bool:
     """Whether ``para`` is a 類's line: a short label, or short words the structure step left text,
     and its notes only."""
@@ -210,10 +224,12 @@ def _head_category(doc: JuanDocument) -> bool:
 
 def _category(sections: list[SectionDoc], si: int) -> tuple[int, int] | None:
     """Where the 類 over the piece ``sections[si]`` opens is printed: ``(section index, paragraph
-    index)``, or None. The piece's title is a label its section is titled by (not in front matter); the 類 is the last line over it printed higher than it (fewer U+3000), of at most
+    index)``, or None. The piece's title is a label its section is titled by (not in front matter); the 類 is the last line over it printed no deeper than it, of at most
     ``CATEGORY_MAX`` characters, not a group's title (``…首``), with only labels and notes between
     them, in the piece's section or the one before it when that holds nothing but the 類 and its
-    notes (李善 卷十九 ``　情(…)``), the 部 over them (六臣 ``　賦癸`` over ``　　情(…)``)."""
+    notes (李善 卷十九 ``　情(…)``), the 部 over them (六臣 ``　賦癸`` over ``　　情(…)``). A 類 printed as
+    deep as the title is one too (六臣 卷四十三 ``　　書下`` over ``　　與山巨源絶交書一首(…``, 卷五十八
+    ``　　　碑文上`` over ``　　　郭有道碑文一首(…``): over a piece's title the book prints nothing else."""
     section = sections[si]
     if not section.title or any(p.layer in (PARATEXT, EDITORIAL) and p.kind != NOTE for p in section.pieces):
         return None  # front matter: the 目錄's 部 over its 類 over their pieces' titles (the editors' 音 is no such matter)
@@ -239,7 +255,7 @@ def _category(sections: list[SectionDoc], si: int) -> tuple[int, int] | None:
         para = sections[at[0]].paragraphs[at[1]]
         if _notes_only(para) or GROUP_END.search(para[0].text):
             continue  # a note running on; a group's title between (樂府下 over 樂府十七首 over 猛虎行)
-        return at if _line_with_notes(para) and _indent(para[0].layout) < depth else None
+        return at if _line_with_notes(para) and _indent(para[0].layout) <= depth else None
     return None
 
 
@@ -261,6 +277,7 @@ def category_headings(doc: JuanDocument) -> int:
     closers = [s for s in doc.sections if s.closer and s.closer.startswith(CLOSING)]
     lowest = min((_indent(s.closer_layout) for s in closers), default=None)
     n = 0
+    last = ""  # the 類 read last in the juan
     chapters: list[ChapterDoc] = []
     for chapter in doc.chapters:
         sections = chapter.sections
@@ -281,7 +298,8 @@ def category_headings(doc: JuanDocument) -> int:
             over = section.paragraphs[:k] if k is not None else []
             alone = len(section.paragraphs) == k + 1 and len(section.paragraphs[k]) == 1 if k is not None else False
             if k is None or any(len(p) != 1 or p[0].kind != LABEL or GROUP_END.search(p[0].text) for p in over) or (
-                    alone and (section.closer is not None or section.records or section.blank_lines_after)):
+                    alone and (section.closer is not None or section.records or section.blank_lines_after)) or (
+                    _of_class(section.paragraphs[k][0].text, last)):
                 kept.append(section)  # no 類 here, or the section's end would be left with nothing
                 continue
             pieces = [p[0] for p in over] + [section.paragraphs[k][0]]
@@ -289,7 +307,7 @@ def category_headings(doc: JuanDocument) -> int:
             for piece in pieces:
                 layout.extend((len(heading) + offset, raw) for offset, raw in piece.layout)
                 heading += piece.text
-            name = pieces[-1].text
+            name = last = pieces[-1].text
             if section.title in [p.text for p in pieces]:
                 section.title = ""
             del section.paragraphs[k][0]

@@ -24,7 +24,7 @@ from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_no
                        printed_title)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
-    hanging_indent, layout_only, print_width, split_indent,
+    hanging_indent, layout_only, print_width, split_indent, stacked_heads,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
@@ -567,8 +567,14 @@ class LineLoop:
             # Where blank lines set the entries apart (孟子注疏 卷一上考證: each entry's first line
             # two columns in, the rest flush), an entry runs on to the next blank line.
             wrapped = wrapped or (kaozheng and spaced and not para_break and label is None and bool(cont))
+            # a heading with its note under a short heading as deep is a line of its own (``lines.stacked_heads``:
+            # 六臣註文選 卷四十三 ``　　書下`` over ``　　與山巨源絶交書一首(…``), where that heading is a paragraph's
+            # one line (not the last line of a paragraph of text, which a block's label may follow: 集說(…)
+            stacked = not self.header.tls and not para_break and not goes_on and unit is not None \
+                and unit.new_para and unit.lines == 1 and stacked_heads(
+                before, line, next((x for x in lines[i + 1:end] if not PB_ONLY.match(x)), ""))
             new_para = para_break or label_closed or label is not None or bool(number) or entry_start or ended or (
-                not self.header.tls and level != prev_indent and not wrapped) or bool(entry) or after_entry
+                not self.header.tls and level != prev_indent and not wrapped) or bool(entry) or after_entry or stacked
             cont_arg = None
             forced = False
             if goes_on:

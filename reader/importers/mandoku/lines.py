@@ -188,3 +188,35 @@ def flush_after(lines: list[str], i: int, end: int) -> bool:
             return not line.startswith("\u3000")
         i += 1
     return False
+
+
+#: The most characters of a heading's words alone on a short printed line (``stacked_heads``).
+STACKED_MAX = 12
+#: A printed line of words alone: no small print, page break, or second run of words.
+_WORDS_ALONE = re.compile(r"^[^()/<>\u3000 ¶]+¶?$")
+#: A printed line of words, then small print to the line's end (its note, which may run on).
+_WORDS_NOTED = re.compile(r"^[^()/<>\u3000 ¶]+\(")
+
+
+def stacked_heads(before: str, line: str, after: str) -> bool:
+    """Whether ``line`` is a heading printed under the heading ``before``, as deep, rather than the
+    words of ``before`` going on: ``before`` a short printed line of words alone (at most
+    ``STACKED_MAX``, no small print) two or more columns in; ``line`` printed as deep, words then their
+    note in small print; and ``after`` (the next printed line) that note running on at the top of the
+    column, or words printed deeper (the author's line under the title), as a piece's head goes on. A line
+    that stops short ends its paragraph; one whose words go on over the next line fills its column.
+    Elsewhere such lines are a list's entries, one a line (the 目錄's ``　　　王仲宣登樓賦一首`` over
+    ``　　　孫興公遊天台山賦一首(并序)`` over ``　　　鮑明遠蕪城賦一首``; 楚辭 卷十六's 篇 ``　　　思古`` over
+    ``　　　逺遊(遊一/作逝)`` over the flush 序), and a block's label under a short line of text, its note
+    going on indented (欽定書經傳說彙纂 ``　　　集傳今文古文皆有`` over ``　　　集說(…`` over ``　　　(…``; 禮書
+    ``　　韋弁`` over ``　　爵弁(…`` over ``　　　　(…)``), are left as they are read. 六臣註文選 卷四十三 prints its 類, the title with its note and
+    the author with his as deep as one another (``　　書下`` over ``　　與山巨源絶交書一首(…`` over its
+    note's next lines; ``　　　與嵇茂齊書一首`` over ``　　　趙景真(…``), and 卷五十八 ``　　　碑文上`` over
+    ``　　　郭有道碑文一首(并序)`` over ``　　　　蔡伯喈(…``, where the other juans print each deeper: each is
+    a line of its own, not one heading ``書下與山巨源絶交書一首``. Pure."""
+    lead, words = split_indent(before)
+    indent, rest = split_indent(line)
+    below, tail = split_indent(after)
+    return (len(lead) >= 2 and lead == indent and bool(_WORDS_ALONE.match(words))
+            and len(words.rstrip(PILCROW)) <= STACKED_MAX and bool(_WORDS_NOTED.match(rest))
+            and (not below and tail.startswith("(") or len(below) > len(indent) and not tail.startswith("(")))
