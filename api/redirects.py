@@ -16,6 +16,7 @@ page of it (saying so).
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import quote
 
 from django.http import HttpResponseRedirect, HttpResponsePermanentRedirect, JsonResponse
@@ -72,12 +73,25 @@ def titled(request, title: str, rest: str):
     return JsonResponse(body, status=300, json_dumps_params={"ensure_ascii": False})
 
 
+#: A key written as a number that is no id (``-1``, ``0``, ``1.5``, ``１``): said to be so, not
+#: called a slug.
+NUMBER_LIKE = re.compile(r"[+-]?\d+(?:\.\d*)?")
+
+
 def _not_found(kind: str, english: str, slug: str):
     """The JSON 404 for a work or edition named by ``slug``; a number is called an id, not a slug
-    (nor, for a work, a title)."""
-    what = "id" if slug.isdigit() else ("slug or title" if kind == "書" else "slug")
-    return JsonResponse({"detail": f"沒有此{kind}：{slug}（no {english} with this {what}）"},
-                        status=404, json_dumps_params={"ensure_ascii": False})
+    (nor, for a work, a title), and a number that is no id (``-1``, ``0``, ``1.5``, ``１``) is
+    said to be no id: ``沒有此版本：-1，編號為從 1 起的整數（no edition '-1': an id is a whole number
+    from 1 in ASCII digits, and no edition has this slug）``."""
+    named = "slug or title" if kind == "書" else "slug"
+    if slug.isascii() and slug.isdigit() and slug.strip("0"):
+        detail = f"沒有此{kind}：{slug}（no {english} with this id）"
+    elif NUMBER_LIKE.fullmatch(slug):
+        detail = (f"沒有此{kind}：{slug}，編號為從 1 起的整數（no {english} {slug!r}: an id is a whole number from 1 "
+                  f"in ASCII digits, and no {english} has this {named}）")
+    else:
+        detail = f"沒有此{kind}：{slug}（no {english} with this {named}）"
+    return JsonResponse({"detail": detail}, status=404, json_dumps_params={"ensure_ascii": False})
 
 
 def _no_page(prefix: str, english: str, pk: str, rest: str):

@@ -22,6 +22,7 @@ from catalogue.catalogue import ids_titled
 from characters.simplified import TRADITIONAL
 from config.api_errors import PastLastPage, bilingual
 from config.downloads import attachment
+from config.paging import NOT_A_PAGE_NUMBER, page_number
 from corrections.overlay import juan_overlay
 from reader.book_writers import main_writers
 from reader.importers.mandoku.column_order import in_reading_order
@@ -266,10 +267,9 @@ class SectionDetail(APIView):
         "page", int, description="page of a long section, 1-based (default 1; see `pages.count`)")],
         responses=shapes.SectionStructureSerializer, examples=[shapes.SECTION_EXAMPLE])
     def get(self, request, number, position, **kwargs):
-        raw = request.query_params.get("page", "1")
-        if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6 and int(raw) > 0):
-            raise ValidationError({"page": ["a page number from 1"]})
-        page = int(raw)
+        raw = request.query_params.get("page")
+        if (page := page_number(raw)) is None:  # the lists' rule (config.paging), their words but 'last'
+            raise ValidationError({"page": [NOT_A_PAGE_NUMBER.format(value=raw[:20])]})
         juan, views = read_consistently(lambda: _juan({**kwargs, "number": number}),
                                         lambda j: chapter_views(j, [position], page=page, overlay=juan_overlay(j) or None))
         if not views:

@@ -11,6 +11,7 @@ from django.utils.encoding import escape_uri_path, uri_to_iri
 
 from catalogue.catalogue import order_key
 from characters.simplified import language_tag
+from config.api_errors import shown
 from config.budget import BudgetExceeded
 from config.kept_work import PENDING, Crowded, KeptWork, request_wait
 from config.ratelimit import search_wait
@@ -59,8 +60,8 @@ def _collation_page(request, slug, number, positions=None):
         if any(not w.strip() for w in unknown):  # ?with= names nobody: the parameter is empty
             error = "{} ({})".format(*empty_witness_message(juan.work.title, others))
         else:
-            error = (f"{juan.work.title}沒有「{'、'.join(unknown)}」這個版本（可對校：{names}）"
-                     f" (not another edition of {juan.work.title}: {', '.join(unknown)})")
+            error = (f"{juan.work.title}沒有「{'、'.join(map(shown, unknown))}」這個版本（可對校：{names}）"
+                     f" (not another edition of {juan.work.title}: {', '.join(map(shown, unknown))})")
         return render(request, "collation/collation.html", {
             "work": juan.work, "edition": juan.edition, "juan": juan, "chosen": chosen, "others": others,
             "hide_glyphs": request.GET.get("glyphs") == "hide", "sections": [], "counts": [],
@@ -146,8 +147,8 @@ def layer_check(request, slug, number):
         return render(request, "collation/layer_check.html", context, status=404)
     if unknown:
         names = "、".join(r.edition.slug for r in found)
-        context["error"] = (f"「{'、'.join(unknown)}」不是{juan.work.title}之經的他本（可核對：{names}）"
-                            f" (not an edition of the classic of {juan.work.title}: {', '.join(unknown)})")
+        context["error"] = (f"「{'、'.join(map(shown, unknown))}」不是{juan.work.title}之經的他本（可核對：{names}）"
+                            f" (not an edition of the classic of {juan.work.title}: {', '.join(map(shown, unknown))})")
         return render(request, "collation/layer_check.html", context, status=400)
     context["check"], context["params"] = juan_json(juan, chosen), request.GET.urlencode()
     return render(request, "collation/layer_check.html", context)

@@ -18,10 +18,57 @@ English, in Chinese too for a page past the last, ``PastLastPage``), with ``DEBU
 """
 from __future__ import annotations
 
+import json
+import re
+import unicodedata
+
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 API_PREFIX = "/api/"
+
+#: The characters an error message never shows as they are, when it echoes what a client sent:
+#: controls (Cc: U+0000–U+001F, U+007F–U+009F) and format characters (Cf), among them the
+#: direction controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what
+#: follows them on the reader's screen (``?with=%E2%80%AE`` turned the rest of the message
+#: round), and the invisible U+200B–U+200D, U+2060, U+FEFF.
+UNSHOWABLE = re.compile("[" + "".join(
+    re.escape(chr(c)) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Cf")) + "]")
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message shows it: each ``UNSHOWABLE`` character written as its code
+    point in angle brackets (``"a\u202eb"`` → ``"a<U+202E>b"``), the rest as it is."""
+    return UNSHOWABLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
+def _shown_values(data):
+    """``data`` (a decoded JSON body) with every string in it ``shown``."""
+    if isinstance(data, str):
+        return shown(data)
+    if isinstance(data, list):
+        return [_shown_values(v) for v in data]
+    if isinstance(data, dict):
+        return {shown(k): _shown_values(v) for k, v in data.items()}
+    return data
+
+
+def shown_error(response):
+    """``response`` (an answer under ``/api/``) with the values of its JSON body ``shown`` when it
+    is an error (4xx, 5xx) holding an ``UNSHOWABLE`` character: every message that echoes a value
+    a client sent (a parameter, a path's key, a query) is read in one place, whoever wrote it."""
+    if response.status_code < 400 or not is_json(response) or getattr(response, "streaming", False):
+        return response
+    try:  # an error's body is short; JSON writes a control below U+0020 escaped, so it is decoded
+        body = json.loads(response.content)
+    except ValueError:
+        return response
+    if (shown_body := _shown_values(body)) == body:
+        return response
+    response.content = json.dumps(shown_body, ensure_ascii=False).encode()
+    if response.has_header("Content-Length"):
+        response["Content-Length"] = str(len(response.content))
+    return response
 
 
 def bilingual(chinese: str, english: str) -> str:
@@ -77,8 +124,8 @@ def not_found(request, exception=None):
     if request.path.startswith(API_PREFIX):
         return JsonResponse(unknown_address(request.path), status=404, json_dumps_params={"ensure_ascii": False})
     why = exception.args[0] if exception is not None and exception.args and isinstance(exception.args[0], str) else ""
-    return render(request, "404.html", {"request_path": request.path, "why": why,
-                                        "why_zh": getattr(exception, "chinese", ""),
+    return render(request, "404.html", {"request_path": shown(request.path), "why": shown(why),
+                                        "why_zh": shown(getattr(exception, "chinese", "")),
                                         "last_url": getattr(exception, "last_url", "")}, status=404)
 
 
@@ -99,18 +146,20 @@ def is_json(response) -> bool:
 
 class ApiErrorsMiddleware:
     """Answers a 404 or 405 under ``/api/`` that is not JSON with ``{"detail": …}`` (see the
-    module's docstring); other answers pass as they were."""
+    module's docstring), and shows every error's JSON body under ``/api/`` with no control or
+    direction character as it is (``shown_error``); other answers pass as they were."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         response = self.get_response(request)
-        if (response.status_code not in (404, 405) or not request.path.startswith(API_PREFIX)
-                or is_json(response)):
+        if not request.path.startswith(API_PREFIX):
             return response
+        if response.status_code not in (404, 405) or is_json(response):
+            return shown_error(response)
         body = unknown_address(request.path) if response.status_code == 404 else not_allowed(request.method)
-        answer = JsonResponse(body, status=response.status_code, json_dumps_params={"ensure_ascii": False})
+        answer = JsonResponse(_shown_values(body), status=response.status_code, json_dumps_params={"ensure_ascii": False})
         for name in ("Allow", "Vary", "Access-Control-Allow-Origin"):
             if name in response:
                 answer[name] = response[name]

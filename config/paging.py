@@ -34,6 +34,12 @@ def page_number(number: str | None) -> int | None:
     return int(digits) if len(digits) <= 18 else 10 ** 18  # past any last page, never a 5,000-digit int()
 
 
+#: What a ``page`` that is no page number (``page_number``: ``abc``, ``0``, ``１``) is answered by a
+#: paged answer that has no ``last`` (a long section's pages in the API), in both languages as the
+#: lists' (``api.pagination.StandardPagination.invalid_page_number_message``).
+NOT_A_PAGE_NUMBER = "page 須為從 1 起的整數 (page must be a whole number from 1; not {value!r})"
+
+
 def page_asked(paginator: Paginator, number: str | None) -> Page | None:
     """Page ``number`` of ``paginator`` (the ``page`` parameter as sent: ``""`` or None for the
     first), or None when it is no page number (``page_number``: ``0``, ``x``, ``１``) or past the

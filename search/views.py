@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from characters.simplified import TRADITIONAL, language_tag
+from config.api_errors import shown
 from config.budget import check
 from config.paging import page_asked, past_last
 from config.ratelimit import search_wait
@@ -431,6 +432,8 @@ def search_page(request):
             except SearchError as exc:
                 context["error"] = str(exc)
                 status = 400
+    if context.get("error"):  # a value echoed with no control or direction character as it is
+        context["error"] = shown(context["error"])
     context["options_open"] = bool(context["options_set"]) and not (context.get("results") and context["results"].count)
     response = render(request, "search/search.html", context, status=status)
     if wait is not None:

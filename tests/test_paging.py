@@ -203,7 +203,12 @@ def test_the_section_api_is_paged(client, units):
     response = client.get(base + "?page=4")
     assert (response.status_code, response.json()) == (404, {
         "detail": "沒有第「4」頁：已過末頁，本節末頁為第 3 頁（no page '4': past the last page of this section, 3）"})
-    assert client.get(base + "?page=x").json() == {"page": ["a page number from 1"]}
+    # no page number: a 400 in both languages as the lists' (config.paging.NOT_A_PAGE_NUMBER)
+    for page in ("x", "abc", "0", "１", "０", "-1"):
+        response = client.get(base, {"page": page})
+        assert (response.status_code, response.json()) == (400, {"page": [
+            f"page 須為從 1 起的整數 (page must be a whole number from 1; not {page!r})"]}), page
+    assert client.get(base + "?page=").json()["pages"]["number"] == 1
 
 
 def test_the_section_api_gives_the_parts_of_a_split_piece(client, one_long_piece):
