@@ -60,6 +60,67 @@ _IN_PROCESS: dict[str, str] = {}
 _IN_PROCESS_GUARD = threading.Lock()
 
 
+def _postgresql_holder(cursor, name: str) -> str | None:
+    """The session holding the advisory lock of the work ``name`` on PostgreSQL, as a refused run
+    is told of it, or None when none holds it."""
+    key = _key(name) & 0xFFFFFFFFFFFFFFFF
+    cursor.execute("SELECT a.application_name, a.pid, a.client_addr, a.backend_start FROM pg_locks l "
+                   "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+                   "AND l.classid::bigint = %s AND l.objid::bigint = %s", [key >> 32, key & 0xFFFFFFFF])
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    app, pid, addr, since = row
+    return (f"{app or 'a session'} (PostgreSQL backend {pid}, from {addr or 'a local socket'}, connected "
+            f"{since:%Y-%m-%d %H:%M:%S %Z})")
+
+
+def _lock_path(folder: Path, name: str) -> Path:
+    return folder / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.lock"
+
+
+def _flocked(path: Path) -> bool:
+    """Whether a process holds an ``flock`` on the file ``path``, read from Linux's
+    ``/proc/locks`` (a probe that took the lock, even for an instant, could make a run that
+    starts at that instant refuse the work); elsewhere by taking a shared lock and letting go."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return False
+    try:
+        table = Path("/proc/locks").read_text()
+    except OSError:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+    place = f"{os.major(status.st_dev):02x}:{os.minor(status.st_dev):02x}:{status.st_ino}"
+    return any(fields[1] == "FLOCK" and fields[5] == place
+               for fields in (line.split() for line in table.splitlines()) if len(fields) > 5)
+
+
+def being_imported(connection, name: str) -> str | None:
+    """The run that holds the work ``name`` (``work_name``; ``Work.kanripo_id``, else its title),
+    as a refused run is told of it, when a run of ``import_texts`` is importing it on the database
+    ``connection`` is connected to; None when none is. Takes no lock: a reader asks (the layer
+    check, which must not align an edition half stored)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            return _postgresql_holder(cursor, name)
+    folder = WorkLocks(connection).lock_folder()
+    if folder is None:
+        with _IN_PROCESS_GUARD:
+            return _IN_PROCESS.get(name)
+    path = _lock_path(folder, name)
+    if not _flocked(path):
+        return None
+    return path.read_text("utf-8", "replace").strip() or "a run that has not said who it is yet"
+
+
 class WorkLocks:
     """The works one run holds (``take``), on the database ``connection`` is connected to,
     released together (``release``; also when the process dies). ``run`` describes the run
@@ -103,23 +164,15 @@ class WorkLocks:
             if cursor.fetchone()[0]:
                 self.held[name] = _key(name)
                 return None
-            key = _key(name) & 0xFFFFFFFFFFFFFFFF
-            cursor.execute("SELECT a.application_name, a.pid, a.client_addr, a.backend_start FROM pg_locks l "
-                           "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
-                           "AND l.classid::bigint = %s AND l.objid::bigint = %s", [key >> 32, key & 0xFFFFFFFF])
-            row = cursor.fetchone()
-        if row is None:
-            return "which has just finished or is finishing"
-        app, pid, addr, since = row
-        return (f"{app or 'a session'} (PostgreSQL backend {pid}, from {addr or 'a local socket'}, connected "
-                f"{since:%Y-%m-%d %H:%M:%S %Z})")
+            holder = _postgresql_holder(cursor, name)
+        return holder or "which has just finished or is finishing"
 
     def _take_file(self, name: str) -> str | None:
         folder = self.lock_folder()
         if folder is None:
             return self._take_in_process(name)
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.lock"
+        path = _lock_path(folder, name)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -1,0 +1,56 @@
+"""The layer check does not align an edition being imported (``collation.juanlayers``,
+``reader.importers.worklock.being_imported``): while a run of ``import_texts`` holds the work of
+either edition (``remove_texts KR1h0005`` then ``import_texts …/KR1h0005``), the page and the API
+answer 503 with ``Retry-After`` saying the edition is being imported, where they answered 200 with
+0 of 373 aligned, then 875 of 16,366 three seconds later."""
+import os
+import types
+
+from django.db import connection
+
+from reader.importers.worklock import WorkLocks, being_imported
+
+from .test_juan_layer_check import pair  # noqa: F401  (論語注疏 卷四 and its reference, stored)
+
+RUN = "import_texts pid 4242 on host, started 2026-12-06 01:40:00 UTC"
+
+
+def test_while_either_edition_is_being_imported_the_check_is_a_503_saying_so(pair, client):
+    api, page = f"/api/editions/{pair.edition_id}/juans/4/layer-check/", "/works/KR1h0007/juan/4/layers/"
+    for work in ("KR1h0005", "KR1h0007"):  # the reference's work, then the edition's own
+        locks = WorkLocks(connection, RUN)
+        locks.take(work)
+        try:
+            run = being_imported(connection, work)  # in this process (SQLite in memory), or PostgreSQL's session
+            assert run == (RUN if connection.vendor == "sqlite" else f"{RUN[:63]} (PostgreSQL backend {run.split('backend ')[1]}")
+            response = client.get(api)
+            title = "論語（四部叢刊本）" if work == "KR1h0005" else "論語注疏（四庫全書・文淵閣本）"
+            english = title.replace("（", " (").replace("）", ")")
+            assert (response.status_code, response["Retry-After"], response.json()) == (503, "30", {
+                "detail": f"{title}正在匯入，未存全之本不核對層次（{english} is being imported ({run}): its layers are not "
+                          f"checked against a half-stored edition.）",
+                "kind": "time_budget",
+                "narrow": "請 30 秒後再試，待匯入完成（Try again in 30 s, once the import has ended.）"})
+            shown = client.get(page)
+            assert (shown.status_code, shown["Retry-After"]) == (503, "30")
+            assert f"{title}正在匯入，未存全之本不核對層次。" in shown.content.decode()
+        finally:
+            locks.release()
+        assert being_imported(connection, work) is None
+    assert client.get(api).status_code == 200
+
+
+def test_a_lock_file_held_by_another_run_is_read_without_taking_it(tmp_path):
+    """SQLite on disk: the run's ``flock`` on its file in ``import-locks/``, read from ``/proc/locks``."""
+    database = types.SimpleNamespace(vendor="sqlite", settings_dict={"NAME": str(tmp_path / "db.sqlite3")},
+                                     creation=types.SimpleNamespace(is_in_memory_db=lambda name: False))
+    assert being_imported(database, "KR1h0005") is None
+    locks = WorkLocks(database, RUN)
+    locks.take("KR1h0005")
+    try:
+        assert being_imported(database, "KR1h0005") == RUN
+        assert being_imported(database, "KR1h0007") is None
+        assert len(os.listdir(tmp_path / "import-locks")) == 1
+    finally:
+        locks.release()
+    assert being_imported(database, "KR1h0005") is None
