@@ -459,27 +459,33 @@ def juan_citation_text(juan, chapters=()) -> str:
     titles = (chapter_mark(continued.title, label) if continued else "") + "".join(
         chapter_mark(c.title, label) for c in chapters if c.title and not c.title.endswith(APPENDIX))
     if any(getattr(c, "printed_juan", "") for c in chapters):  # 卷中之上〈方正第五〉…・卷下之上〈容止第十四〉…
-        label, titles = _by_printed_juan(chapters), ""
+        label, titles = _by_printed_juan(chapters, continued), ""
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
     return (f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{label}{titles}"
             + ("（" + "，".join(where) + "）" if where else ""))
 
 
-def _by_printed_juan(chapters) -> str:
+def _by_printed_juan(chapters, continued: Content | None = None) -> str:
     """The chapters of a juan whose file holds several printed 卷 (``Chapter.printed_juan``), each
-    卷 once before its chapters' titles, joined with ・: ``卷中之上〈方正第五〉…〈賞譽第八〉・卷下之上〈容止第十四〉…``;
-    a chapter of none (the 校語 before 卷上之上) or of the editors' appendix is left out."""
+    卷 once before its chapters' titles, joined with ・: ``卷中之上〈方正第五〉…〈賞譽第八〉・卷下之上〈容止第十四〉…``,
+    前漢書 KR2a0007_001 ``卷一上〈高帝紀第一上〉・卷一下〈高帝紀第一下〉``; a 卷 whose chapters print no
+    title is named alone (禮書綱目 KR1d0086_002 ``卷首中・卷首下``), its first untitled chapter by the
+    chapter the juan opens inside (``continued``, as ``continued_chapter`` gives it); a chapter of
+    none (the 校語 before 卷上之上) or of the editors' appendix (〈卷一上考證〉) is left out."""
     out: list[str] = []
     last = None
     for c in chapters:
         printed = getattr(c, "printed_juan", "")
-        if not printed or not c.title or c.title.endswith(APPENDIX):
+        if not printed or c.title.endswith(APPENDIX):
             continue
         if printed != last:
             out.append(("・" if out else "") + printed)
             last = printed
-        out.append(chapter_mark(c.title, printed))
+        if c.title:
+            out.append(chapter_mark(c.title, printed))
+        elif continued is not None and getattr(c, "position", None) == 1:
+            out.append(chapter_mark(continued.title, printed))
     return "".join(out)
 
 

@@ -6,12 +6,13 @@ numbers; everything a reader sees or types uses the label, read here:
 
 - ``parse_label("卷十")`` → ``JuanLabel(number=10)``; ``"卷第十"``, ``"巻十"``, ``"十"``, ``"10"``,
   ``"卷 10"`` read the same; ``"卷十上"`` → ``number=10, part="上"``; ``"卷首下"`` →
-  ``head=True, part="下"``; ``"卷十考證"`` → ``number=10, suffix="考證"`` (an appendix, not a
-  juan of its own); anything else (``"序"``, ``"采輯羣書目"``) → None: front or back matter.
+  ``head=True, part="下"``; ``"卷二十七中之上"`` → ``number=27, part="中之上"``; ``"卷十考證"`` →
+  ``number=10, suffix="考證"`` (an appendix, not a juan of its own); anything else (``"序"``, ``"采輯羣書目"``) → None: front or back matter.
 - ``matching_juans(text, juans)``: the juans a typed label names (``卷十`` names 卷十, and 卷十上
   and 卷十下 when the book splits it; a label typed as written, such as ``序``, names itself).
 - ``juan_count(labels)``: the juans as the book counts them (卷一…卷八十五 are 85 juans, 卷十上
-  and 卷十下 one), with 卷首 and the rest of the front matter apart.
+  and 卷十下 one), and the printed 卷 where the book divides some (卷十上 and 卷十下 two: 前漢書's
+  100 卷 are printed as 120), with 卷首 and the rest of the front matter apart.
 
 Numerals: ``reader.numerals`` (the same reading the Kanripo importer gives 卷 labels).
 """
@@ -24,13 +25,13 @@ from characters.clusters import clip
 from reader.numerals import NUMERAL_CHARS, chinese_to_int, well_formed
 
 _LABEL = re.compile(rf"^(?:[卷巻]\s*)?(?:第|之)?\s*(?:(?P<num>[{NUMERAL_CHARS}]+)|(?P<head>首))"
-                    r"\s*(?P<part>[上中下]?)\s*(?P<suffix>.*)$")
+                    r"\s*(?P<part>(?:[上中下](?:之[上中下])?)?)\s*(?P<suffix>.*)$")
 
 
 @dataclass(frozen=True)
 class JuanLabel:
     """A juan label read: ``number`` (10 for 卷十, None for 卷首), ``head`` (卷首),
-    ``part`` (上/中/下 or "") and ``suffix`` (考證 for 卷十考證, or "")."""
+    ``part`` (上/中/下, a part of one, 中之上, or "") and ``suffix`` (考證 for 卷十考證, or "")."""
 
     number: int | None = None
     head: bool = False
@@ -82,7 +83,8 @@ def juan_labels_of(juan) -> list[JuanLabel | None]:
 def matching_juans(text: str, juans) -> list:
     """The juans of ``juans`` (``Juan`` objects) that the typed ``text`` names, in their
     order: the same label as written, else the same number, part and suffix (a typed label
-    without a part names every part: 卷十 names 卷十上 and 卷十下)."""
+    without a part names every part: 卷十 names 卷十上 and 卷十下; a part names its own parts:
+    卷二十七中 names 卷二十七中之上 and 卷二十七中之下)."""
     typed = (text or "").strip()
     if not typed:
         return []
@@ -95,7 +97,8 @@ def matching_juans(text: str, juans) -> list:
         if want is None:
             continue
         if any(have is not None and (have.number, have.head, have.suffix) == (want.number, want.head, want.suffix)
-               and (not want.part or want.part == have.part) for have in juan_labels_of(juan)):
+               and (not want.part or have.part in (want.part, *(f"{want.part}之{p}" for p in "上中下")))
+               for have in juan_labels_of(juan)):
             out.append(juan)
     return out
 
@@ -103,9 +106,13 @@ def matching_juans(text: str, juans) -> list:
 @dataclass(frozen=True)
 class JuanCount:
     """A work's juans as the book counts them: ``juans`` numbered juans (parts of one juan
-    counted once), ``head`` parts of 卷首, ``kaozheng`` files that hold the 四庫 editors' 考證
-    alone (a file whose every part is titled …考證: 周易註疏 prints each juan's 考證 in a file of
-    its own, 卷一考證 … 卷十三考證, and those of its 原目, 傳述人, 序 and 略例), ``other`` files of
+    counted once; the 上, 中 and 下 of a book divided so, 世説新語's 卷上之上 … 卷下之下, three),
+    ``parts`` the printed 卷 where the book prints some of those in parts, each part under its own
+    title (卷一上 and 卷一下 two, 卷二十七上 … 卷二十七下之下 five: 前漢書's 100 卷 are 120, as its 四庫
+    提要 counts them, 「今本作一百二十卷」; 世説新語's 3 are 6), 0 where it prints none so; ``head``
+    parts of 卷首, ``kaozheng`` files that hold the 四庫 editors' 考證 alone (a file whose every part
+    is titled …考證: 周易註疏 prints each juan's 考證 in a file of its own, 卷一考證 … 卷十三考證,
+    and those of its 原目, 傳述人, 序 and 略例), ``other`` files of
     the rest of the front or back matter and appendices, ``chapters`` files that hold one
     chapter (篇) each, named by its title (``CHAPTER_LABEL``: 周易 KR1a0001's 〈乾〉第一 …
     〈雜卦〉): a book cut by chapter, not by 卷."""
@@ -115,10 +122,13 @@ class JuanCount:
     other: int
     chapters: int = 0
     kaozheng: int = 0
+    parts: int = 0
 
     def __str__(self) -> str:
         """``85 卷（另有卷首 3、卷外 3）``, ``13 卷（另有卷首 1、考證 17、卷外 11）``, ``1 卷``,
-        ``69 篇`` for a book whose files are its chapters (never 「69 卷」: it has no 卷), or
+        ``100 卷（分爲 120 卷；另有卷外 2）`` for a book that prints some 卷 in parts (both figures:
+        a catalogue counts 前漢書 by its printed 卷, 一百二十卷, and 孟子注疏 by its numbered ones,
+        十四卷), ``69 篇`` for a book whose files are its chapters (never 「69 卷」: it has no 卷), or
         ``卷外 2`` when nothing is numbered."""
         extra = "、".join(s for s in (f"卷首 {self.head}" if self.head else "",
                                       f"考證 {self.kaozheng}" if self.kaozheng else "",
@@ -127,11 +137,16 @@ class JuanCount:
                                      f"{self.chapters} 篇" if self.chapters else "") if s)
         if not main and not extra:
             main = "0 卷"
-        if main and extra:
-            return f"{main}（另有{extra}）"
+        inside = "；".join(s for s in (f"分爲 {self.parts} 卷" if self.parts else "", f"另有{extra}" if extra else "")
+                          if s)
+        if main and inside:
+            return f"{main}（{inside}）"
         return main or extra
 
 
+#: A juan's label in a book divided into 上, 中 and 下 and each of them again (世説新語 四部叢刊:
+#: 卷上之上 … 卷下之下), as the importer reads it (``importers.mandoku.header.DIVISION_LABEL``).
+_DIVISION = re.compile(r"^[卷巻](?P<book>[上中下])(?:之(?P<part>[上中下]))?$")
 #: Words of a label that names front or back matter, not a juan (序, 目錄, 提要, 考證 …).
 _MATTER = re.compile(r"序|目[錄録]|提要|凡例|跋|附[錄録]|考證|校勘記")
 #: A file label that is a chapter's title as Kanripo's tables write it (〈乾〉第一, 〈繫辭上〉):
@@ -146,14 +161,24 @@ def juan_count(juans) -> JuanCount:
     春秋左傳's 隱公 … 哀公: no label of the edition reads as a numbered juan), counts each
     numbered file (1 and up) as a juan, except labels of front or back matter (序, 目錄 …);
     a file labelled by a chapter's title (``CHAPTER_LABEL``) is a chapter, a file labelled
-    …考證 (``APPENDIX``) the editors' 考證; file 0 is Kanripo's front matter."""
+    …考證 (``APPENDIX``) the editors' 考證; file 0 is Kanripo's front matter. A book divided into
+    上中下 and each of them again (``_DIVISION``: 世説新語's 卷上之上 … 卷下之下) counts its 上, 中
+    and 下 as its juans and its divisions as its printed 卷 (``JuanCount.parts``), as a numbered
+    卷 printed in parts (卷一上, 卷一下) counts once and each part once among the printed 卷."""
     juans = list(juans)
-    numbers, heads, other, chapters, kaozheng = set(), set(), 0, 0, 0
-    named_by_contents = not any(label is not None and label.is_juan
-                                for juan in juans for label in juan_labels_of(juan))
+    numbers, printed, heads, other, chapters, kaozheng = set(), set(), set(), 0, 0, 0
+    divided = any(_DIVISION.match(part) for juan in juans for part in juan.label.split("・"))
+    named_by_contents = not divided and not any(label is not None and label.is_juan
+                                                for juan in juans for label in juan_labels_of(juan))
     for juan in juans:
+        books = [_DIVISION.match(part) for part in juan.label.split("・")]
+        if juan.label and all(books):  # 卷中之上・卷下之上・卷下之下: 中 and 下, three printed 卷
+            numbers.update(("book", m["book"]) for m in books)
+            printed.update(("book", m["book"], m["part"]) for m in books)
+            continue
         labels = juan_labels_of(juan)
         numbers.update(label.number for label in labels if label is not None and label.is_juan)
+        printed.update((label.number, label.part) for label in labels if label is not None and label.is_juan)
         heads.update(label.part for label in labels if label is not None and label.head and not label.suffix)
         if not any(label is not None and (label.is_juan or (label.head and not label.suffix)) for label in labels):
             if juan.label and all(CHAPTER_LABEL.match(part) for part in juan.label.split("・")):
@@ -165,7 +190,9 @@ def juan_count(juans) -> JuanCount:
                 numbers.add(("file", juan.number))  # a juan named by its contents (天官冢宰)
             else:
                 other += 1
-    return JuanCount(juans=len(numbers), head=len(heads), other=other, chapters=chapters, kaozheng=kaozheng)
+    parts = len(printed) if len(printed) > len(numbers) else 0
+    return JuanCount(juans=len(numbers), head=len(heads), other=other, chapters=chapters, kaozheng=kaozheng,
+                     parts=parts)
 
 
 def short_label(label: str) -> str:
@@ -252,9 +279,6 @@ def nav_label(juan) -> str:
     return clip(short, NAV_LABEL_CHARS)
 
 
-#: A juan's label in a book divided into 上, 中 and 下 and each of them again (世説新語 四部叢刊:
-#: 卷上之上 … 卷下之下), as the importer reads it (``importers.mandoku.header.DIVISION_LABEL``).
-_DIVISION = re.compile(r"^[卷巻](?P<book>[上中下])(?:之(?P<part>[上中下]))?$")
 _DIVISION_ORDER = "上中下"
 
 
@@ -280,7 +304,9 @@ def printed_entries(juans) -> list[PrintedJuan]:
     """The work page's entries for ``juans`` (``Juan`` objects of one edition in file order, after
     ``juan_contents``; their chapters prefetched in order, each annotated with its ``section_count``),
     in the order the book prints them: a juan whose chapters name the printed 卷 they fall in gives one
-    entry per 卷 (a chapter of none, the 校語 bound before 卷上之上, goes with the entry it precedes),
+    entry per 卷 (a chapter of none, the 校語 bound before 卷上之上, goes with the entry it precedes; a
+    chapter titled by its 卷, 禮書綱目's 〈卷首下〉, is the entry's label, not its contents; 前漢書
+    KR2a0007_001 gives 卷一上 〈高帝紀第一上〉 附〈卷一上考證〉 and 卷一下 〈高帝紀第一下〉 附〈卷一下考證〉),
     and the entries of a book divided into 上中下 read 上之上, 上之下, 中之上 … 下之下 (``_DIVISION``)
     wherever their files put them, every other entry (序, 目錄) keeping its place:
     世説新語's files 1 (卷上之上・卷上之下), 2 (卷中之上・卷下之上・卷下之下), 3 (卷中之下) are listed
@@ -307,7 +333,8 @@ def printed_entries(juans) -> list[PrintedJuan]:
             groups[-1][1].extend(waiting)
         before = 0
         for k, (label, members) in enumerate(groups):
-            contents = [Content(c.title, c.category) for c in members if c.title and not c.title.endswith(APPENDIX)]
+            contents = [Content(c.title, c.category) for c in members  # 〈卷首下〉 under 卷首下: named once
+                        if c.title and c.title != label and not c.title.endswith(APPENDIX)]
             if k == 0 and juan.contents and juan.contents[0].continued:
                 contents.insert(0, juan.contents[0])
             appendices = [c.title for c in members if c.title and c.title.endswith(APPENDIX)]

@@ -13,17 +13,21 @@ from reader.citation import citation_text, juan_citation_text
 from reader.importers.document import EDITORIAL
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
-from reader.importers.mandoku.header import collation_part, file_juans, held_juans, page_edition
+from reader.importers.mandoku.header import collation_part, file_juans, held_juans, page_edition, parse_readme
 from reader.importers.mandoku.printed_juans import part_lines
-from reader.juans import juan_contents
+from reader.juans import JuanCount, juan_contents, juan_count
 from reader.models import Chapter, Juan, Section
 
 from .conftest import SHARED
+from .test_juan_labels import FakeJuan
 
 BOOKS = SHARED / "corpus" / "kanripo-commentary"
 SHISHUO = BOOKS / "KR3l0002"
 HESHANG = BOOKS / "KR5c0065"
 WANG_BI = BOOKS / "KR5c0073"
+HANSHU = BOOKS / "KR2a0007"
+HOU_HANSHU = BOOKS / "KR2a0009"
+JINGBU = SHARED / "corpus" / "kanripo"
 
 
 def parsed(path):
@@ -197,3 +201,100 @@ def test_the_work_page_lists_the_printed_juans_in_the_books_order(tmp_path, clie
     assert counts[0] + counts[1] == sections_of[1] and counts[2] + counts[4] + counts[5] == sections_of[2]
     assert counts[2] == 15 and counts[4] == 16
     assert ["引文" in item for item in items] == [True, False, True, True, False, False]
+
+
+def test_a_four_ku_file_of_several_printed_juans_marks_them_by_its_juan_parts():
+    """The 四庫 files mark each printed 卷 they hold by a ``#+PROPERTY: JUAN`` part (the header's, then
+    mid-file ones), each followed by the editors' 考證 on it: 前漢書 KR2a0007_001 holds 卷一上 and 卷一下,
+    _027 卷二十七上 … 卷二十七下之下, _099 卷九十九上, 中 and 下; 後漢書 KR2a0009_001 卷一上 and 卷一下;
+    禮書綱目 KR1d0086_002 卷首中 and 卷首下; 讀禮通考 KR1d0051_056 卷五十六 and its 補遺. Each chapter
+    names its own 卷, a 考證 the 卷 it follows. 後漢書 KR2a0009_084's second part is 卷八十四考燈 (a
+    misreading of 考證): one printed 卷, nothing marked. The files write back byte for byte."""
+    raw = (HANSHU / "KR2a0007_001.txt").read_text(encoding="utf-8")
+    assert part_lines(raw, "前漢書") == [(6, "卷一上"), (854, "卷一下")]
+    assert [(c.title, c.printed_juan) for c in parsed(HANSHU / "KR2a0007_001.txt").chapters] == [
+        ("高帝紀第一上", "卷一上"), ("卷一上考證", "卷一上"), ("高帝紀第一下", "卷一下"), ("卷一下考證", "卷一下")]
+    # a 篇 printed in parts of parts heads its chapter: 五行志第七中之上, not the part's label
+    assert [(c.title, c.printed_juan) for c in parsed(HANSHU / "KR2a0007_027.txt").chapters] == [
+        ("五行志第七上", "卷二十七上"), ("卷二十七上考證", "卷二十七上"),
+        ("五行志第七中之上", "卷二十七中之上"), ("卷二十七中之上考證", "卷二十七中之上"),
+        ("五行志第七中之下", "卷二十七中之下"), ("卷二十七中之下考證", "卷二十七中之下"),
+        ("五行志第七下之上", "卷二十七下之上"), ("卷二十七下之上考證", "卷二十七下之上"),
+        ("五行志第七下之下", "卷二十七下之下"), ("卷二十七下之下考證", "卷二十七下之下")]
+    assert [(c.title, c.printed_juan) for c in parsed(HANSHU / "KR2a0007_099.txt").chapters] == [
+        ("王莽𫝊第六十九上", "卷九十九上"), ("卷九十九上考證", "卷九十九上"), ("王莽傳第六十九中", "卷九十九中"),
+        ("卷九十九中考證", "卷九十九中"), ("王莽傳第六十九下", "卷九十九下"), ("卷九十九下考證", "卷九十九下")]
+    assert [(c.title, c.printed_juan) for c in parsed(HOU_HANSHU / "KR2a0009_001.txt").chapters] == [
+        ("光武帝紀第一上", "卷一上"), ("卷一上考證", "卷一上"), ("光武帝紀第一下", "卷一下"), ("卷一下考證", "卷一下")]
+    assert [(c.title, c.printed_juan) for c in parsed(JINGBU / "KR1d0086" / "KR1d0086_002.txt").chapters] == [
+        ("", "卷首中"), ("卷首下", "卷首下")]
+    assert [(c.title, c.printed_juan) for c in parsed(JINGBU / "KR1d0051" / "KR1d0051_056.txt").chapters] == [
+        ("", "卷五十六"), ("卷五十六補遺", "卷五十六補遺")]
+    odd = parsed(HOU_HANSHU / "KR2a0009_084.txt")
+    assert (odd.juan_label, {c.printed_juan for c in odd.chapters}) == ("卷八十四・卷八十四考燈", {""})
+    assert part_lines((HANSHU / "KR2a0007_002.txt").read_text(encoding="utf-8"), "前漢書") == []
+
+
+@pytest.mark.django_db
+def test_a_section_of_qian_hanshu_is_cited_under_its_own_printed_juan(tmp_path, client):
+    """/works/KR2a0007/juan/1/ holds 卷一上 and 卷一下: a section of 高帝紀第一下 is cited under 卷一下, the
+    whole juan names each 卷 once before its 篇, never the 考證; 禮書綱目 KR1d0086_002's 卷首中 prints no
+    篇 title and is named all the same. Its URL keeps the file's number."""
+    (first,) = imported(tmp_path, HANSHU, "KR2a0007_001.txt")
+    assert (first.number, first.label) == (1, "卷一上・卷一下")
+    chapters = list(Chapter.objects.filter(juan=first).order_by("position"))
+    assert juan_citation_text(first, chapters) == (
+        "〔漢〕班固　〔唐〕顏師古注《前漢書》卷一上〈高帝紀第一上〉・卷一下〈高帝紀第一下〉"
+        "（四庫全書・文淵閣本，Kanripo KR2a0007_001）")
+    opening = Section.objects.filter(juan=first, chapter=chapters[2]).order_by("position").first()
+    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(pk=opening.pk)
+    assert (section.position, citation_text(section)) == (
+        12, "〔漢〕班固　〔唐〕顏師古注《前漢書》卷一下〈高帝紀第一下〉「五年冬十月漢王追…」（四庫全書・文淵閣本，葉 1-48a）")
+    body = client.get(f"/works/{first.edition.slug}/juan/1/{section.position}/").content.decode()
+    assert "《前漢書》卷一下〈高帝紀第一下〉" in body
+    (head,) = imported(tmp_path, JINGBU / "KR1d0086", "KR1d0086_002.txt")
+    assert juan_citation_text(head, Chapter.objects.filter(juan=head).order_by("position")).split("》")[1] == \
+        "卷首中・卷首下（四庫全書・文淵閣本，Kanripo KR1d0086_002）"
+
+
+@pytest.mark.django_db
+def test_the_work_page_lists_qian_hanshus_printed_juans_each_linked_to_its_first_section(tmp_path, client):
+    """前漢書's files 1, 2 and 27 hold 卷一上・卷一下, 卷二 and 卷二十七上 … 卷二十七下之下: the work page
+    lists 卷一上, 卷一下, 卷二, 卷二十七上, 卷二十七中之上, 卷二十七中之下, 卷二十七下之上, 卷二十七下之下,
+    each with its 篇 and its 考證, a 卷 that opens inside its file linked to its first section."""
+    juans = imported(tmp_path, HANSHU, "KR2a0007_001.txt", "KR2a0007_002.txt", "KR2a0007_027.txt")
+    slug = juans[0].edition.slug
+    body = client.get(f"/works/{slug}/").content.decode()
+    listed = body.split('<ol class="juans">')[1].split("</ol>")[0]
+    items = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", li)).strip() for li in listed.split("<li>")[1:]]
+    links = re.findall(r'<li><a href="([^"]+)">', listed)
+    assert items == [
+        "卷一上 〈高帝紀第一上〉 附〈卷一上考證〉 11 節 引文", "卷一下 〈高帝紀第一下〉 附〈卷一下考證〉 8 節",
+        "卷二 〈惠帝紀第二〉 附〈卷二考證〉 3 節 引文", "卷二十七上 〈五行志第七上〉 附〈卷二十七上考證〉 7 節 引文",
+        "卷二十七中之上 〈五行志第七中之上〉 附〈卷二十七中之上考證〉 10 節",
+        "卷二十七中之下 〈五行志第七中之下〉 附〈卷二十七中之下考證〉 7 節",
+        "卷二十七下之上 〈五行志第七下之上〉 附〈卷二十七下之上考證〉 7 節",
+        "卷二十七下之下 〈五行志第七下之下〉 附〈卷二十七下之下考證〉 8 節"]
+    # 卷一上's 9 sections and its 考證's 2: 卷一下 opens at section 12
+    assert [link.split(f"/works/{slug}/juan/")[1] for link in links] == [
+        "1/", "1/12/", "2/", "27/", "27/8/", "27/18/", "27/25/", "27/32/"]
+    assert '<p class="juan-count">3 卷（分爲 8 卷）</p>' in body
+
+
+def test_a_book_is_counted_by_its_juans_and_its_printed_juans():
+    """A catalogue counts 前漢書 by its printed 卷 (its 提要: 「今本作一百二十卷」, 卷一上 and 卷一下 two) and
+    後漢書 by its numbered ones (「後漢書一百二十卷」, 卷一上 and 卷一下 one): the work page gives both
+    figures, as for 世説新語, three books 上中下 printed in six 卷. From the Readme's labels, as the
+    importer reads them."""
+    def readme_juans(folder):
+        _, labels = parse_readme((folder / "Readme.org").read_text(encoding="utf-8"))
+        return [FakeJuan(int(name[-7:-4]), "・".join(dict.fromkeys(lab for _, lab in parts)))
+                for name, parts in sorted(labels.items())]
+
+    assert juan_count(readme_juans(HANSHU)) == JuanCount(juans=100, head=0, other=2, parts=120)
+    assert str(juan_count(readme_juans(HANSHU))) == "100 卷（分爲 120 卷；另有卷外 2）"
+    assert str(juan_count(readme_juans(HOU_HANSHU))) == "120 卷（分爲 130 卷；另有卷外 5）"
+    shishuo = [FakeJuan(0, "序"), FakeJuan(1, "卷上之上・卷上之下"), FakeJuan(2, "卷中之上・卷下之上・卷下之下"),
+               FakeJuan(3, "卷中之下")]
+    assert juan_count(shishuo) == JuanCount(juans=3, head=0, other=1, parts=6)
+    assert str(juan_count(shishuo)) == "3 卷（分爲 6 卷；另有卷外 1）"

@@ -58,13 +58,14 @@ CHAPTER_LINE = re.compile(r"^(?P<title>[^\s()<¶右][^\s()<¶]{0,9})(?P<sep>\u30
 #: A numbered chapter heading at a section start, alone or before its note: 大射儀第七,
 #: 士冠禮第一 (儀禮鄭註句讀 KR1d0038); in the 注疏 editions before the label of its note
 #: too: 天官冢宰第一音義(…) (周禮注疏), 爲政第二音義(…)疏(…) (論語注疏), 天官冢宰第一注象天…
-#: (周禮注疏 原目). A 篇 printed in parts ends with its part (前漢書 ``高帝紀第一上``). A juan's
+#: (周禮注疏 原目). A 篇 printed in parts ends with its part (前漢書 ``高帝紀第一上``, and in parts of
+#: parts ``五行志第七中之上``). A juan's
 #: label (``…卷第十一``: 經典釋文's list of its juans, 七經孟子考文補遺's old editions' titles
 #: ``存舊禮記正義卷第五十三(宋板)``) is no 篇.
 _AFTER_TITLE = (r"(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶]|\u3000+(?:正義曰|釋曰|疏|[^\s()<>¶\u3000]+曰)"
                 r"|\u3000+[^\s()<>¶\u3000/]{1,6}(?:\([^()]*\))?¶?$)")
 NUMBERED_CHAPTER = re.compile(
-    r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
+    r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+(?:[上中下](?:之[上中下])?)?)"
     + _AFTER_TITLE)
 #: A 篇 of a book read in 章句, headed by its name (at most six characters), 章句 and its part, with
 #: no number (趙岐's 孟子章句: 孟子 四部叢刊 ``梁惠王章句上(梁惠王者…)``, 孟子注疏 ``梁恵王章句上音義(…)``,
@@ -101,7 +102,7 @@ LONE_NUMBERED_CHAPTER = re.compile(
 READINGS_ZHANG = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,7}章)(?=¶?$|\([^()]*\)¶?$)")
 #: A numbered 篇 heading then two words (``LONE_NUMBERED_CHAPTER``): its group and commentator.
 GROUPED_CHAPTER = re.compile(
-    r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+[上中下]?)"
+    r"^(?![^\s()<>¶\u3000/]+[卷巻]第)(?P<title>[^\s()<>¶\u3000/]{1,12}第[一二三四五六七八九十百]+(?:[上中下](?:之[上中下])?)?)"
     r"(?=(?:\u3000+[^\s()<>¶\u3000/]{1,6}){2}¶?$)")
 #: A 篇 heading with the group it belongs to after U+3000 (楚辭 ``離騷經章句第一　離騷``,
 #: ``九歌章句第二　離騷``: every piece of 楚辭 is of the 離騷 group), the category of the chapter; or
