@@ -133,7 +133,7 @@ def reference_indented(doc: JuanDocument, reference: str) -> bool:
     ``FLUSH_IN_REFERENCE`` of the flush ones in the reference and at most
     ``INDENTED_IN_REFERENCE`` of those indented by one."""
     counts = {(0, True): 0, (0, False): 0, (1, True): 0, (1, False): 0}
-    for para, indent in _paragraphs(doc):
+    for para, indent in paragraph_indents(doc):
         letters = _letters(para)
         if indent == 0 and len(letters) >= TRIED_MIN or indent == 1 and len(letters) > HEADING_MAX:
             counts[(indent, _read_in(letters, reference))] += 1
@@ -142,7 +142,7 @@ def reference_indented(doc: JuanDocument, reference: str) -> bool:
             and counts[(1, True)] <= INDENTED_IN_REFERENCE * one)
 
 
-def _paragraphs(doc: JuanDocument):
+def paragraph_indents(doc: JuanDocument):
     """``(paragraph, indentation)`` of each paragraph of ``doc`` in order; the first paragraph of
     a section cut from the one before for size (``SectionDoc.continues_paragraph``) goes on at
     the indentation of the paragraph it continues, whose first line the section before holds."""
@@ -198,7 +198,7 @@ def reference_indent_layers(doc: JuanDocument) -> int:
     春秋大全, ``(乙桓王/丑四年)七年``); a paragraph of fewer than ``TRIED_MIN`` full-size
     characters is left as it is (the label of a block of small print). Runs after the block
     labels are read (``block_labels.label_blocks``: 欽定春秋傳說彙纂's 左傳(…), 集說(…) are labels
-    of the notes they lead, not text) and the sections cut for size (``_paragraphs``). Pieces an earlier step gave another layer (paratext, the
+    of the notes they lead, not text) and the sections cut for size (``paragraph_indents``). Pieces an earlier step gave another layer (paratext, the
     editors') are left as they are. In place; returns the characters given to the commentary."""
     name = bound_reference(doc.work_title or "")
     if not name:
@@ -208,7 +208,7 @@ def reference_indent_layers(doc: JuanDocument) -> int:
         return 0
     writer, layer_name = full_size_writer(doc)
     moved = 0
-    for para, indent in _paragraphs(doc):
+    for para, indent in paragraph_indents(doc):
         letters = _letters(para)
         if indent != 1 or len(letters) < TRIED_MIN:
             continue  # (fewer: a label over small print, 春秋大全's 附録(…), no prose)
