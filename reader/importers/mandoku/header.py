@@ -49,6 +49,8 @@ CANON_NUMBER = re.compile(r"^No\.\s?\d+[A-Za-z]?(?:\[[^\]\n]*\])?¶?$")
 MONK = "釋"
 #: A line that begins with a well-formed note (character counts after SBCK closing lines).
 NOTE_LED = re.compile(r"\u3000*\([^()\n]*\)[^()\n]*(?:\([^()\n]*\)[^()\n]*)*")
+#: A line of small print alone (``(昭明/施謚曰)¶``, a note on the byline above it).
+NOTE_ALONE = re.compile(r"^\u3000*\([^()\n]*\)¶?$")
 SEQUENCE = re.compile(r"_(\d{3})(?:\D|$)")
 READ_ME_LINK = re.compile(r"\[\[file:(?P<file>[^\]:]+)(?:::(?P<anchor>[^\]]*))?\]\[(?P<title>[^\]]*)\]\]")
 READ_ME_SECTION = re.compile(r"^(?P<num>[A-Z](?:\d+(?:\.\d+)*)?|\d+(?:\.\d+)+)(?:\s+(?P<name>.*))?$")
@@ -319,6 +321,43 @@ class Header:
             return m["byline"]
         return None
 
+    def wrapped_byline(self, lines: list[str], i: int, limit: int) -> str | None:
+        """The byline of the line ``lines[i]`` wrapped onto a short second line (SBCK: ``…開國子(臣)孔穎達奉`` over
+        ``勑撰``; 六臣註文選 卷首 ``唐吕延濟劉良張銑吕向李周`` over ``　翰註``, 李周翰's name cut): the first indented by
+        three or more, the second of at most 12 characters, a byline line alone (``byline_line``) with no small
+        print, and the two a byline line read as one; else None."""
+        line = lines[i]
+        if i + 1 >= limit or not line.startswith(IDEO_SPACE * 3) or len(lines[i + 1]) > 12:
+            return None
+        joined = self.byline_line(line.rstrip(PILCROW) + lines[i + 1].lstrip(IDEO_SPACE))
+        return joined if joined and self.byline_line(lines[i + 1]) and "(" not in lines[i + 1] else None
+
+    def bylines_after_note(self, lines: list[str], start: int, limit: int) -> tuple[list[int], list[str]]:
+        """The byline lines printed under a note on the byline the header read (六臣註文選 卷首: ``梁昭明太子撰``,
+        then ``(昭明/施謚曰)``, then ``唐李善註`` and ``唐吕延濟劉良張銑吕向李周`` over ``翰註``): from ``start``, past page
+        breaks, one or more lines of small print alone, then byline lines (``byline_line``, ``wrapped_byline``)
+        up to the first line that is none. ``(the byline lines' indexes, their bylines)``; ``([], [])`` where no
+        such note comes first or no byline line follows it."""
+        i, notes = start, 0
+        while i < limit and (PB_ONLY.match(lines[i]) or NOTE_ALONE.match(lines[i])):
+            notes += bool(NOTE_ALONE.match(lines[i]))
+            i += 1
+        taken: list[int] = []
+        bylines: list[str] = []
+        while notes and i < limit:
+            if PB_ONLY.match(lines[i]):
+                i += 1
+                continue
+            one = self.byline_line(lines[i])
+            joined = None if one else self.wrapped_byline(lines, i, limit)
+            if not (one or joined):
+                break
+            width = 1 if one else 2
+            taken.extend(range(i, i + width))
+            bylines.append(one or joined)
+            i += width
+        return taken, bylines
+
     def margin_byline(self, line: str) -> str | None:
         """The byline of a line right under a title line that bears none, printed at the top
         of the column (北齊書 WYG ``隋太子通事舎人李百藥　撰``: the 四庫 copyists set a byline
@@ -436,13 +475,11 @@ class Header:
                         found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
                         i += 2
                         continue
-                if not b and i + 1 < limit and line.startswith(IDEO_SPACE * 3) and len(lines[i + 1]) <= 12:
-                    # a byline wrapped onto a short second line (SBCK: …開國子(臣)孔穎達奉 / 勑撰)
-                    joined = self.byline_line(line.rstrip(PILCROW) + lines[i + 1].lstrip(IDEO_SPACE))
-                    if joined and self.byline_line(lines[i + 1]) and "(" not in lines[i + 1]:
-                        found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
-                        i += 2
-                        continue
+                joined = None if b else self.wrapped_byline(lines, i, limit)
+                if joined:
+                    found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
+                    i += 2
+                    continue
                 shared = self.byline_line(lines[i + 1]) if not b and i + 1 < limit else None
                 name = line.strip(IDEO_SPACE + PILCROW)
                 if shared and line.startswith(IDEO_SPACE * 3) and 2 <= len(name) <= 10 \

@@ -86,6 +86,8 @@ class LineLoop:
         self.readme = readme
         self.header = None
         self.heading_bylines: list[str] = []  # byline lines under a 篇 heading (``bylines_after_heading``)
+        #: the lines of the juan's byline printed under a note on its first line (``Header.bylines_after_note``)
+        self.note_bylines: set[int] = set()
         self.chapter_bylines: list[tuple[ChapterDoc, str]] = []  # the same, each with its chapter
         #: ``(first, end)``: the lines of the juan's title line and byline printed after the matter
         #: before it (``late_titles.late_title``), read as a file's head; None for a file without
@@ -240,6 +242,12 @@ class LineLoop:
                 continue
             if PB_ONLY.match(line):
                 pending.append(raw)
+                i += 1
+                continue
+            if i in self.note_bylines:  # the juan's byline under the note on its first line (六臣 卷首): layout
+                pending.append(raw)
+                para_break = True
+                cont, mode, line_indent, prev_width = None, "main", None, 0
                 i += 1
                 continue
             titled = None if self.header.tls or (cont is not None and cont[0] == "open") else self.header.titled_byline(line)

@@ -161,6 +161,11 @@ class _Parser(LineLoop):
             after, printed = self.header.read_header(lines, late, trailer_start, first=False)
             found.update(printed)
             self.late_head = (late, after)
+        if found.get("byline"):  # 六臣註文選 卷首: 梁昭明太子撰, its note, then 唐李善註 and the 五臣
+            taken, more = self.header.bylines_after_note(lines, head_end, trailer_start)
+            self.note_bylines = set(taken)
+            # a byline whose people run together unread (吕延濟劉良張銑吕向李周翰註) is layout only
+            found["byline"] = IDEO_SPACE.join([found["byline"], *(b for b in more if byline_people(b))])
         doc.header_lines = lines[:head_end]
         doc.trailer_lines = lines[trailer_start:]
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from ..bylines import HEADING_WORD
+from ..bylines import HEADING_WORD, byline_people
 from ..document import NOTE, TEXT
-from .lines import PieceBuilder
+from .lines import IDEO_SPACE, PieceBuilder
 from .units import Unit
 
 #: A short one-line paragraph (a heading such as 喪期一 or 小祥) names the section it opens.
@@ -351,12 +351,34 @@ def running_title(run: list[Unit], k: int) -> bool:
     return (j < len(run) and flush_text(run[j])) or bool(author_after(run, k))
 
 
+#: The roles of a writer's byline (``writers_line``): he wrote or compiled the part. Not 注, 傳, 疏: a life's
+#: title reads as a dynasty, a name and 傳 (後漢書 ``魏覇傳``), a commentator's line is ``commentator_line``'s.
+WRITERS_ROLES = frozenset({"撰", "譔", "著", "編"})
+
+
+def writers_line(u: Unit | None) -> list[dict[str, str]]:
+    """The people of a writer's byline printed on a line of its own under a title (文選註 卷首 ``文選原序`` over
+    ``　　　梁昭明太子撰``), as ``bylines.byline_people`` reads them: one printed line indented by two or more, text
+    alone, whose every person has his dynasty, a name of two or more and a writer's role (``WRITERS_ROLES``; so no title, no author's name alone, 宋玉, whom
+    ``author_line`` reads, and no author over his commentator, 六臣 卷三 ``張平子　薛綜注``, printed with neither); []
+    for any other line. Such a line credits the part; it never titles it."""
+    if u is None or u.kind != "para" or u.lines != 1 or u.indent < 2 or len(u.pieces) != 1 \
+            or u.pieces[0].kind != TEXT:
+        return []
+    people = byline_people("".join(u.pieces[0].chunks).strip(IDEO_SPACE))
+    return people if people and all(p["role"] in WRITERS_ROLES and p["dynasty"] and len(p["name"]) >= 2
+                                    for p in people) else []
+
+
 def byline_of(u: Unit) -> list[dict[str, str]]:
     """The people an author's line under a title names, as ``JuanDocument.bylines`` gives
     them: the author (the book prints no role), and the commentator when his note only
     names him (``屈平(王逸注)``: 屈平, then 王逸 with the role 注), or a commentator's line
-    (``王逸注``); the book prints no dynasty."""
+    (``王逸注``); the book prints no dynasty. A writer's byline (``writers_line``) names its people with
+    their dynasty and role."""
     name = "".join(u.pieces[0].chunks)
+    if writers_line(u):
+        return writers_line(u)
     if commentator_line(u):  # 王逸注 on its own line
         return [{"dynasty": "", "place": "", "name": name[:-1], "role": name[-1]}]
     note = "".join("".join(p.chunks) for p in u.pieces[1:])

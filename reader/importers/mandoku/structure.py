@@ -28,9 +28,9 @@ from .contents import TITLE as CONTENTS_TITLE
 from .divisions import division_heading, listed_headings, titled_chapters
 from .hexagrams import hexagram_chapters
 from .lines import IDEO_SPACE, PieceBuilder, add_layout
-from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after,  # noqa: F401
+from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after, flush_text,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
-                          note_under_heading, running_title, title_words, wrapped_title)
+                          note_under_heading, running_title, title_words, wrapped_title, writers_line)
 from .piece_groups import carry_group_bylines, group_heads, group_people
 from .title_stacks import stacked
 from .units import Unit  # noqa: F401  (its home was here: parser, tests)
@@ -371,6 +371,10 @@ def _n(pieces: list[PieceBuilder]) -> int:
     return sum(p.n for p in pieces)
 
 
+#: A preface's title (文選原序, 周易略例序, 春秋正義序, 論語集解義疏序), over which its writer signs on a line of
+#: his own (``piece_heads.writers_line``).
+PREFACE_TITLE = re.compile(r"(?:序|敘|敍|叙)$")
+
 def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], default_title: str = "",
            headings: bool = True, recurring: frozenset[str] = frozenset(),
            labels: frozenset[str] = frozenset(), heading_indent: int = 0) -> list[SectionDoc]:
@@ -407,6 +411,9 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     # a group's pieces titled under its title, and authors' lines whose titles a lost page took
     members, lost = group_heads(run, authors) if with_authors else ({}, set())
     bylines: set[int] = set(lost)  # the author's line under a title (``author_after``)
+    # a preface's writer on his own line under its title read as a heading (``writers_line``: 文選原序 over
+    # 梁昭明太子撰): the title's byline, no heading of the stack
+    writers: set[int] = set()
     opens: set[int] = set()  # a title over its author that opens a section inside a paragraph
     for k, u in enumerate(run):
         nxt = run[k + 1] if k + 1 < len(run) else None
@@ -442,8 +449,12 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
                 heading_like[title_at] = True
                 if not run[title_at].new_para:
                     opens.add(title_at)
+        if headings and k and heading_like[-1] and writers_line(u) and PREFACE_TITLE.search(title_words(run[k - 1])) \
+                and flush_text(nxt):  # the preface's text at the top of the column under it
+            writers.add(k)
         heading_like.append(
-            headings and k not in bylines and k not in poems and u.lines == 1 and u.pieces[0].kind == TEXT
+            headings and k not in bylines and k not in writers and k not in poems and u.lines == 1
+            and u.pieces[0].kind == TEXT
             and (bool(author) or k in members or (
                 (len(u.pieces) == 1 or noted_title(u, after, run[k - 1] if k else None,
                                                      bool(heading_like) and heading_like[-1],
@@ -507,7 +518,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         labelled = {id(b) for k in chunk if run[k].label and not run[k].number for b in run[k].pieces}
         for built, para in zip(section.paragraphs, paragraphs):
             label_paragraph_words(built, [id(b) in labelled for b in para])
-        authors = {id(run[k].pieces[0]): run[k] for k in chunk if k in bylines}
+        authors = {id(run[k].pieces[0]): run[k] for k in chunk if k in bylines or k in writers}
         for built, para in zip(section.paragraphs, paragraphs):
             for piece, builder in zip(built, para):
                 if id(builder) in authors:
