@@ -80,6 +80,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from characters.folding import fold
+
 from ..document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
     SMALLPRINT, SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc,
@@ -133,13 +135,18 @@ def _small_print(piece: PieceDoc) -> bool:
 
 def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | None) -> list[Voice | None]:
     """The voice of each character of ``text`` (a note in reading order); ``starts`` are the
-    offsets where a printed column starts."""
+    offsets where a printed column starts. A formula is found in any variant form of its characters,
+    the note and the formulas read folded (``characters.folding.fold``, one code point for one): 六臣註文選
+    prints 呂延濟's 濟曰 as 済曰 15 times, 前漢書 蘇林曰 as 蘓林曰, 晉灼曰 as 晋灼曰, 毛詩 箋云 as 䇳云."""
     out: list[Voice | None] = []
     voice = default
     formulas = sorted(profile.formulas, key=len, reverse=True)
-    by_first: dict[str, list[str]] = {}  # the formulas that open with a character, longest first
+    # a formula is found in any variant form of its characters (済曰 is 濟曰: ``characters.folding``),
+    # so the note and the formulas are read folded, one code point for one, offsets unchanged
+    read = fold(text)
+    by_first: dict[str, list[tuple[str, str]]] = {}  # folded first character → (folded, formula), longest first
     for f in formulas:
-        by_first.setdefault(f[0], []).append(f)
+        by_first.setdefault(fold(f[0]), []).append((fold(f), f))
     appended = readings_start(text, tuple(formulas)) if profile.appended and profile.readings else None
     # where the collector cites books too (``Profile.citation``: 文選注), his citation ends a quoted
     # man's part: ``outer`` is the voice it returns to, ``quoting`` whether a quoted man's part is open
@@ -167,14 +174,14 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
             voice = Voice(editor, EDITORIAL, "按")  # 劉攽曰 with no circle (``circled_editors``)
         else:
             opened = False
-            for f in by_first.get(ch, ()):
-                if text.startswith(f, k):
+            for folded, f in by_first.get(read[k], ()):
+                if read.startswith(folded, k):
                     # a name of one character and 曰 after a surname (張瓚曰?) may be another man's words
                     # quoted; the collector's own remark (駰案, 駰按, 駰謂: ``OWN_REMARK``) is no name
                     # and 曰, and opens his part after any word (…諸侯王駰案此帝女也: 裴駰's, not 蔡邕's)
                     quoted = (len(f) == 2 and not OWN_REMARK.match(f) and k not in starts and k > 0
                               and text[k - 1] not in CIRCLES + "也矣焉)")
-                    if quoted and (text[k - 1] in "叔張趙子王公" or text[k - 1] == f[0]):
+                    if quoted and (text[k - 1] in "叔張趙子王公" or read[k - 1] == folded[0]):
                         break
                     if voice is None or voice.layer != EDITORIAL or k in starts:
                         voice, opened = profile.formulas[f], True
