@@ -16,8 +16,8 @@ from .links import MAX_LINK, MAX_LINKS
 from .models import (ANNOTATION, BOOKMARK, KIND_CHOICES, LAYER, PRIVATE_NOTE, STRUCTURE, STRUCTURE_CHOICES,
                      TAG_CHOICES, TEXT)
 from .overlay import juan_overlay
-from .positions import PositionError, count, to_piece
-from .workflow import EMPTY_NEW_TEXT, MAX_NOTE, NOT_EMPTY_FOR_DELETION, trimmed
+from .positions import PositionError, char_span, count, piece_ranges, to_piece
+from .workflow import EMPTY_NEW_TEXT, MAX_NOTE, NOT_EMPTY_FOR_DELETION, WIDENED, trimmed
 
 #: The kinds whose proposal reads each field besides the place (``workflow.propose``): a text
 #: correction its new text, a layer or structure correction its layer or structure, an annotation
@@ -59,7 +59,8 @@ class ProposalForm(forms.Form):
     and the span's first and last character, counted from 1 in the section as the form shows
     it (``positions``); ``clean`` turns them into the piece and the code-point offsets a
     proposal stores (``piece``, ``start``, ``end`` in ``cleaned_data``). ``juan``: the juan the
-    section is of. The form works without JavaScript."""
+    section is of. The form works without JavaScript. ``widened``: after ``clean``, what the
+    proposer is told of a whole-passage kind given part of a passage (``widened_message``), or ""."""
 
     kind = forms.ChoiceField(choices=KIND_CHOICES, label="種類 (kind)")
     section = forms.IntegerField(min_value=1, max_value=MAX_PLACE, label="節 (section)",
@@ -89,6 +90,7 @@ class ProposalForm(forms.Form):
     def __init__(self, *args, juan, **kwargs):
         super().__init__(*args, **kwargs)
         self.juan = juan
+        self.widened = ""
 
     def place_fields(self) -> list:
         """The bound fields every proposal reads: its kind and its place (section, first, last)."""
@@ -137,6 +139,8 @@ class ProposalForm(forms.Form):
                 self.add_error("last", str(exc))
             else:
                 data.update(piece=span.piece, start=span.start, end=span.end)
+                if data.get("kind") in WIDENED:
+                    self.widened = widened_message(shown, span.piece, data["first"], data["last"])
         data.pop("first", None)
         data.pop("last", None)
         if data.get("kind") == TEXT and "replacement" in data:
@@ -147,6 +151,19 @@ class ProposalForm(forms.Form):
             elif not empty and data.get("deletion"):
                 self.add_error("deletion", NOT_EMPTY_FOR_DELETION)
         return data
+
+
+def widened_message(shown: list[tuple[int, str]], piece: int, first: int, last: int) -> str:
+    """What the proposer is told when characters ``first``–``last`` of a section (``shown``, as
+    ``section_shown`` gives it) are part of the passage ``piece`` only and the kind takes the whole
+    passage (``workflow.WIDENED``: a structure correction): 「結構校正及於整段：所填第 3–5 字在第 2 段中，
+    已取整段第 1–16 字」, with the English; "" when they are the whole passage."""
+    number, (_, whole_first, whole_last) = next((k, r) for k, r in enumerate(piece_ranges(shown), 1) if r[0] == piece)
+    if (first, last) == (whole_first, whole_last):
+        return ""
+    return (f"結構校正及於整段：所填{char_span(first, last)}在第 {number} 段中，已取整段{char_span(whole_first, whole_last)} "
+            f"(a structure correction is of the whole passage: {char_span(first, last, 'en')} lie in passage {number}, "
+            f"taken whole as {char_span(whole_first, whole_last, 'en')})")
 
 
 def section_shown(juan, section: int) -> list[tuple[int, str]]:

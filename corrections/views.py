@@ -11,6 +11,7 @@ import json
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -102,6 +103,8 @@ def propose_view(request, slug, number):
         except ReviewError as exc:
             error = str(exc)
         else:
+            if form.widened:  # said on the proposal's page (a structure correction takes the whole passage)
+                messages.info(request, form.widened)
             return redirect("corrections:history", proposal.pk)
     if valid:
         values = form.cleaned_data

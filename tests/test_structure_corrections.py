@@ -136,3 +136,23 @@ def test_the_form_takes_a_layer_correction_of_part_of_a_piece_and_names_a_span_p
     assert c.post(FORM, {**typed, "first": 79, "last": 87}).status_code == 302
     assert [(p.kind, p.piece_position, p.start, p.end, p.original, p.new_layer) for p in Proposal.objects.order_by("pk")] \
         == [("layer", 4, 2, 6, "百官有事", "commentary"), ("layer", 4, 0, 9, P4, "commentary")]
+
+
+def test_a_structure_correction_of_part_of_a_passage_says_it_takes_the_whole(seed_juan):
+    """此行是標題 of characters 81–83 (戒百官 is 3–5 of 宰戒百官有事於射者) was stored as the whole passage,
+    start 0 to end 9, silently: the proposal's page now says so, as docs/corrections.md has it."""
+    c = Client()
+    c.force_login(account("cs", "contributor"))
+    typed = {"kind": "structure", "section": 1, "structure": "heading", "reason": "底本版式"}
+    response = c.post(FORM, {**typed, "first": 81, "last": 83}, follow=True)
+    p = Proposal.objects.get()
+    assert (response.redirect_chain, p.piece_position, p.start, p.end, p.original) == (
+        [(f"/corrections/{p.pk}/", 302)], 4, 0, 9, P4)
+    assert ('<ul class="notice" role="status"><li>結構校正及於整段：所填第 81–83 字在第 5 段中，已取整段第 79–87 字 '
+            '(a structure correction is of the whole passage: characters 81–83 lie in passage 5, taken whole as '
+            'characters 79–87)</li></ul>') in response.content.decode()
+    # said once; the whole passage typed is said nothing
+    assert 'class="notice"' not in c.get(f"/corrections/{p.pk}/").content.decode()
+    p.delete()
+    whole = c.post(FORM, {**typed, "first": 79, "last": 87}, follow=True)
+    assert whole.status_code == 200 and 'class="notice"' not in whole.content.decode()
