@@ -73,13 +73,15 @@ def test_front_matter_with_no_classic_is_left_as_it_is():
     assert not any(p.layer_basis == REFERENCE for p in doc.all_pieces())
 
 
-def test_hu_anguos_signature_is_a_label_and_the_parts_people():
+def test_hu_anguos_signature_is_the_parts_byline_and_its_people():
     """卷一's 春秋傳 signs under its title 「左朝散郎充徽猷閣待制提舉江州太平觀賜紫金魚袋臣胡安國奉」 /
-    「聖旨纂修」 (聖旨 raised to a line of its own): it was stored as 胡安國's 傳."""
+    「聖旨纂修」 (聖旨 raised to a line of its own): it was stored as 胡安國's 傳, then as a label. It is a byline
+    wrapped onto a second line, laid out under the part's title as every such byline
+    (``header.Header.wrapped_byline``), and 胡安國 the people of the part's first section
+    (``bound_books.head_signer``)."""
     doc = parse(ZHENGYI / "KR1e0003_001.txt")
-    sign = next(p for p in doc.all_pieces() if "臣胡安國" in p.text)
-    assert (sign.kind, sign.commentator, sign.text) == (
-        LABEL, "", "左朝散郎充徽猷閣待制提舉江州太平觀賜紫金魚袋臣胡安國奉聖旨纂修")
-    section = next(s for s in doc.sections if any(p is sign for p in s.pieces))
+    assert not [p for p in doc.all_pieces() if "臣胡安國" in p.text]
+    section = doc.chapters[1].sections[0]
+    assert (section.title, section.line) == ("隱公上", 792)
     assert [(b["name"], b["role"]) for b in section.bylines] == [("胡安國", "奉聖旨纂修")]
     assert texts(doc, "孟子曰王者之迹熄", "孟子曰王者之迹熄") == [(COMMENTARY, "胡安國", "孟子曰王者之迹熄而詩亡")]

@@ -412,3 +412,33 @@ def test_an_office_before_the_name_and_two_roles_joined():
     path = SHARED / "corpus" / "kanripo-commentary" / "KR2a0009" / "KR2a0009_011.txt"
     doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path))
     assert doc.bylines == liu
+
+
+def test_a_byline_wrapped_onto_a_short_indented_line_is_the_byline():
+    """春秋正義 (四部叢刊, KR1e0003) prints 孔穎達's byline under each juan's title, indented one or two
+    U+3000, its last words wrapped onto the next line (``　　国子祭酒上護軍曲阜縣開国子臣孔穎達等奉`` over
+    ``　　敕撰``; 卷十二 two U+3000 over one): it was stored as the first text of 孔穎達's 疏 (卷二: of the
+    classic), the juan naming nobody. It is the byline (``header.Header.wrapped_byline``), layout under the
+    title, in 29 juans (32 with the three printed three U+3000 in, read before; 卷三, 卷二十 and 卷二十七 open
+    in mid-text, 卷二十九 prints no role): 卷一 too, whose title line is printed after the end of the 序 (``late_titles``).
+    開国 and 開囯 end his offices as 開國 does. 胡安國's 春秋傳, bound in the same files, signs so under its
+    part's title (「…臣胡安國奉」 / 「聖旨纂修」): a part's head is no juan's, and his signature stays the label
+    of its section (``test_bound_books``)."""
+    people, texts = {}, []
+    for path in sorted((JINGBU / "KR1e0003").glob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        doc = parse_mandoku(text, str(path))
+        assert render_mandoku(doc) == text
+        people[int(path.stem[-3:])] = [(p["name"], p["role"]) for p in doc.bylines]
+        texts += [p.text for p in doc.all_pieces() if p.text.startswith(("国子祭酒", "國子祭酒", "國子癸酒"))]
+    assert {n: v for n, v in people.items() if v} == {
+        n: [(name, role)] for n, name, role in [
+            (1, "孔穎達", "奉敕撰"), (2, "孔穎達", "奉敕撰"), (4, "孔穎逹", "奉勑撰"), (5, "孔穎達", "奉勑撰"),
+            (6, "孔颖達", "奉勑撰"), (7, "孔穎逹", "奉勑撰"), (8, "孔穎逹", "奉勑撰"), (9, "孔穎逹", "奉敕撰"),
+            (10, "孔穎達", "奉敕撰"), (11, "孔穎達", "奉敕撰"), (12, "孔頴逹", "奉敕撰"), (13, "孔穎逹", "奉敕撰"),
+            (14, "孔穎達", "奉敕撰"), (15, "孔頴逹", "奉敕撰"), (16, "孔穎逹", "奉勑撰"), (17, "孔潁逹", "奉勑撰"),
+            (18, "孔潁逹", "奉勑撰"), (19, "孔穎逹", "奉勑撰"), (21, "孔潁逹", "奉敕撰"), (22, "孔穎達", "奉敕撰"),
+            (23, "孔穎逹", "奉勑撰"), (24, "孔穎達", "奉敕撰"), (25, "孔頴達", "奉敕撰"), (26, "孔穎達", "奉勑撰"),
+            (28, "孔穎逹", "奉勑撰"), (30, "孔頴逹", "奉勑撰"), (31, "孔穎達", "奉勑撰"), (32, "孔頴逹", "奉敕撰"),
+            (33, "孔穎逹", "奉敕撰"), (34, "孔頴達", "奉勑撰"), (35, "孔穎逹", "奉勑撰"), (36, "孔頴逹", "奉勑撰")]}
+    assert texts == ["國子癸酒上護軍曲阜縣開國子臣孔\u3000頴達\u3000等奉"]  # 卷二十九 prints no role: no byline

@@ -201,7 +201,10 @@ def test_a_juans_title_line_after_the_end_of_the_front_matter_is_its_head():
     lead = doc.chapters[0].sections[0]
     assert [(p.kind, p.effective_layer, p.text[:6], p.text[-6:], len(p.text)) for p in lead.pieces] == [
         (TEXT, PARATEXT, "今奉敕刪定拠", "者以禆万一焉", 182)]
-    assert doc.chapters[0].sections[1].pieces[0].layout[0] == (0, "春秋正義卷第一¶\n\u3000\u3000")
+    # the title line and 孔穎達's byline, wrapped onto a second line, over his 疏 (``header.Header.wrapped_byline``)
+    assert doc.chapters[0].sections[1].pieces[0].layout[0] == (
+        0, "春秋正義卷第一¶\n\u3000\u3000国子祭酒上護軍曲阜縣開国子臣孔\u3000穎達等奉¶\n\u3000\u3000敕撰¶\n")
+    assert doc.bylines == [{"dynasty": "", "place": "", "name": "孔穎達", "role": "奉敕撰"}]
     # where a file opens with its title line, or prints one only after its text, nothing is read so: the
     # title at the top (卷二); 三國志 卷十六's end title 「　魏志卷十六」 after 30 leaves of text, over its 考證
     assert _late(GUANZI / "KR3c0001_002.txt") == (True, None)

@@ -119,8 +119,8 @@ OFFICE_ENTRY = re.compile(r"^(?P<who>[^()<>\u3000 ]{13,40}?)(?P<role>奉聖旨�
                           r"撰|注|註|疏|䟽|[録錄])$")
 OFFICE_NAME_MAX = 5
 #: The office titles, ranks and honours that end a person's offices in the bylines of these books,
-#: each as the bylines print it (愽士 for 博士, 舎人 for 舍人, 𨳩國 for 開國 with it). Source: the bylines
-#: of the shared corpus (``../shared/corpus/kanripo*/``, SOURCES.md), e.g. 儀禮疏
+#: each as the bylines print it (愽士 for 博士, 舎人 for 舍人, 𨳩國 for 開國 with it, 開国 and 開囯 in 春秋正義
+#: KR1e0003's). Source: the bylines of the shared corpus (``../shared/corpus/kanripo*/``, SOURCES.md), e.g. 儀禮疏
 #: ``朝散大夫行太學博士弘文館學士臣賈公彦等``, 前漢書 ``唐正議大夫行祕書少監琅邪縣開國子顏師古注``, 毛詩 卷一
 #: ``唐國子愽士兼太子中允贈齊州刺史``, 論語注疏 ``魏尚書駙馬都尉關内侯何晏撰``, 荀子 ``登仕郎守大理評事楊倞注``,
 #: 南華真經註疏 ``西華法師成玄英``, 春秋正義 (胡安國's 春秋傳) ``…賜紫金魚袋臣胡安國奉``, and the 四庫 editors'
@@ -132,7 +132,7 @@ OFFICE_NAME_MAX = 5
 #: that of 令史 (蘭臺令史班固, an office of its own).
 #: ``OFFICES``, ``LAST_OFFICE`` and ``OFFICE_LINE`` all read this one list.
 OFFICE_TITLES = (r"(?:常侍|尚書|[侍書作中議]郎|學士|祭酒|博士|愽士|御史|教授|編修|檢討|司業|知府|知縣|大夫|令史|太守|"
-                 r"少監|[開𨳩]國[公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人|中正|平章事|司空|"
+                 r"少監|[開𨳩][國国囯][公侯伯子男]|關[内內]侯|都尉|魚袋|法師|評事|按察使|刺史|中允|[舍舎]人|中正|平章事|司空|"
                  r"丞相|[總縂総搃]裁|國史|特進|助教|(?<=[^\u3000 ])令(?![狐史]))")
 #: A byline's offices up to the first title of ``OFFICE_TITLES`` (lazy) and the rest: ``登仕郎守大理評事楊倞`` →
 #: 登仕郎守大理評事, 楊倞.

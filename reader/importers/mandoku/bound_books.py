@@ -119,6 +119,7 @@ def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
     # one pass over the juan: each text piece of a part, cut where a block opens, in text order
     pieces: list[list[tuple[PieceDoc, bool]]] = [[] for _ in parts]  # (piece, whether it opens a block)
     section_of: dict[int, SectionDoc] = {}  # id of each such piece → its section
+    opened: dict[int, int] = {}  # each part → the 1-based line of its first text piece
     for section in doc.sections:
         for para in section.paragraphs:
             k = 0
@@ -134,17 +135,29 @@ def read_bound_books(doc: JuanDocument, lines: list[str]) -> int:
                 para[k:k + 1] = cut
                 k += len(cut)
                 first = at in opens[part] and not lines[at - 1][:column - 1].strip("\u3000")
+                opened.setdefault(part, at)
                 pieces[part].extend((q, first if j == 0 else True) for j, q in enumerate(cut))
                 section_of.update((id(q), section) for q in cut)
     given = 0
-    for (_, _, book, reference), read in zip(parts, pieces):
+    for n, ((start, _, book, reference), read) in enumerate(zip(parts, pieces)):
         blocks: list[list[PieceDoc]] = []
         for p, opening in read:
             if not blocks or opening:
                 blocks.append([])
             blocks[-1].append(p)
-        given += _read_blocks(blocks, reference, book, catalogue_author(doc.kanripo_id, book), section_of)
+        head = head_signer(lines, start, opened[n] - 1) if read else []
+        given += _read_blocks(blocks, reference, book, catalogue_author(doc.kanripo_id, book), section_of, head)
     return given
+
+
+def head_signer(lines: list[str], start: int, first: int) -> list[dict[str, str]]:
+    """The people of the author's signature the part's head prints under its title, which the line
+    loop read as the part's byline and laid out (``header.Header.wrapped_byline``: 胡安國 ``…臣胡安國奉`` over
+    ``　　聖旨纂修``): the first printed lines of ``lines[start:first]`` (0-based; the part's head, up to the
+    line of its first text) after the title line that joined sign (``signed_parts.signer``); [] when none do."""
+    printed = [line.strip("\u3000¶") for line in lines[start:first]
+               if not line.startswith("#") and not layout_only(line) and line.strip("\u3000¶")]
+    return next((people for k in range(2, len(printed) + 1) if (people := signer("".join(printed[1:k])))), [])
 
 
 def _block_starts(lines: list[str], start: int, end: int, reference: str) -> set[int]:
@@ -165,15 +178,18 @@ def _block_starts(lines: list[str], start: int, end: int, reference: str) -> set
 
 
 def _read_blocks(blocks: list[list[PieceDoc]], reference: str, book: str, author: str,
-                 section_of: dict[int, SectionDoc]) -> int:
+                 section_of: dict[int, SectionDoc], head: list[dict[str, str]] = ()) -> int:
     """Decide each block of a part (its pieces, in text order) as a whole: the classic's or the
     commentary of ``author``, named after the last character of ``book`` (春秋胡氏傳: 傳); the
     author's signature before the first block of the classic a label and its section's people
-    (``section_of``: id of a piece → its section). A part with no block of the classic is left as
-    it is. Returns how many characters it gave the commentary."""
+    (``section_of``: id of a piece → its section), or, signed in the part's head (``head``, its people:
+    ``head_signer``), the people of the part's first section. A part with no block of the classic is
+    left as it is. Returns how many characters it gave the commentary."""
     decided = [stands_in_classic(match_letters("".join(p.text for p in block)), reference) for block in blocks]
     if not any(decided):
         return 0  # no 經 at all: the book's front matter (its 序, its 表), left as it is
+    if head:
+        section_of[id(blocks[0][0])].bylines = [dict(p) for p in head]
     for block in blocks[:decided.index(True)]:  # the author's signature before the first 經
         person = signer("".join(p.text for p in block))
         if person:  # ``…臣胡安國奉`` / ``聖旨纂修``: a label and its section's people, no 傳

@@ -45,6 +45,9 @@ DAOZANG_EDITIONS = ("HFL", "ZTDZ")
 #: The catalogue number the Taishō (CBETA) transcriptions print before a text's title
 #: (``No.1697[cf.No.223]``: 大慧度經宗要 is No. 1697 and comments on No. 223): layout, no text.
 CANON_NUMBER = re.compile(r"^No\.\s?\d+[A-Za-z]?(?:\[[^\]\n]*\])?¶?$")
+#: The most characters of a byline's last words wrapped onto a column of their own (``Header.wrapped_byline``:
+#: 敕撰, 聖旨纂修).
+WRAP_TAIL = 6
 #: How a monk's byline begins: 釋, the clergy's surname (釋　元曉撰).
 MONK = "釋"
 #: A line that begins with a well-formed note (character counts after SBCK closing lines).
@@ -322,15 +325,32 @@ class Header:
         return None
 
     def wrapped_byline(self, lines: list[str], i: int, limit: int) -> str | None:
-        """The byline of the line ``lines[i]`` wrapped onto a short second line (SBCK: ``…開國子(臣)孔穎達奉`` over
-        ``勑撰``; 六臣註文選 卷首 ``唐吕延濟劉良張銑吕向李周`` over ``　翰註``, 李周翰's name cut): the first indented by
-        three or more, the second of at most 12 characters, a byline line alone (``byline_line``) with no small
-        print, and the two a byline line read as one; else None."""
-        line = lines[i]
-        if i + 1 >= limit or not line.startswith(IDEO_SPACE * 3) or len(lines[i + 1]) > 12:
+        """The byline of the byline line ``lines[i]`` wrapped onto the next printed line (``lines[i + 1]``,
+        before ``limit``), else None. The copyist goes on in the next column, indented as the byline is
+        (give or take one U+3000: the copyists of 春秋正義 KR1e0003 keep the depth only roughly, 卷十二 two
+        over one), and that column holds only the byline's last words: SBCK's 正義 (尚書, 禮記 three or four
+        U+3000 in; 春秋正義 one or two) ``　　国子祭酒上護軍曲阜縣開国子臣孔穎達等奉`` over ``　　敕撰``, 胡安國
+        春秋傳 ``…臣胡安國奉`` over ``　　聖旨纂修``, 周禮疏 ``　　唐朝散大夫…臣賈公彥等奉`` over ``　　勅撰``: a byline
+        that runs long with its man's offices, or with several men (六臣註文選 目録 ``唐吕延濟劉良張銑吕向李``
+        over ``　　　　　　周翰註``, 卷首 ``唐吕延濟劉良張銑吕向李周`` over ``　翰註``). So: the first line
+        indented and no byline alone, naming an office (``bylines.OFFICES``) or the second ending in a role
+        (``bylines.ROLE``; a heading over the title of its first life, 後漢書 ``　李王鄧來列傳第五`` over
+        ``　　李通傳``, does neither); the second as deep but for one U+3000 (七經孟子考文補遺 prints two
+        authors on two lines, the second far deeper: ``日本山井鼎`` over ``物觀撰``, two people,
+        ``read_header``), without a note, its words at most ``WRAP_TAIL`` characters and fewer than the
+        first line's; the two joined (the line end left out) a byline where a byline stands
+        (``byline_line``, three U+3000 in). The byline is returned as printed, without its indentation."""
+        if i + 1 >= limit:
             return None
-        joined = self.byline_line(line.rstrip(PILCROW) + lines[i + 1].lstrip(IDEO_SPACE))
-        return joined if joined and self.byline_line(lines[i + 1]) and "(" not in lines[i + 1] else None
+        line, after = lines[i], lines[i + 1]
+        head = line.strip(IDEO_SPACE + PILCROW)
+        tail = after.strip(IDEO_SPACE + PILCROW)
+        depth = len(line) - len(line.lstrip(IDEO_SPACE))
+        if not depth or abs(len(after) - len(after.lstrip(IDEO_SPACE)) - depth) > 1 or not tail or "(" in after \
+                or len(tail) > WRAP_TAIL or len(tail) >= len(head) or IDEO_SPACE in tail \
+                or not (OFFICES.match(head.replace(IDEO_SPACE, "")) or ROLE.search(tail)):
+            return None
+        return self.byline_line(IDEO_SPACE * 3 + head + tail)
 
     def bylines_after_note(self, lines: list[str], start: int, limit: int) -> tuple[list[int], list[str]]:
         """The byline lines printed under a note on the byline the header read (六臣註文選 卷首: ``梁昭明太子撰``,
@@ -476,7 +496,7 @@ class Header:
                         i += 2
                         continue
                 joined = None if b else self.wrapped_byline(lines, i, limit)
-                if joined:
+                if joined:  # SBCK: …開國子(臣)孔穎達奉 / 勑撰
                     found["byline"] = found["byline"] + IDEO_SPACE + joined if "byline" in found else joined
                     i += 2
                     continue
