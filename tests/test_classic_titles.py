@@ -95,8 +95,10 @@ def test_the_gong_at_a_juans_head_and_the_block_under_it_are_apart():
     one text of the classic, 宣公集說, the label lost and the 公 no heading. A block opens on a line of its
     own with its label: the 公 is the section's title (a label) as 昭公's, printed over a 集説 a column
     deeper, always was, and 集說 the label of 孔穎達's block (``block_labels.part_glued_labels``): ten
-    juans. Only at the juan's head: 卷一's 隱公 follows the book's 綱領 text and stays glued (inside a juan
-    such a short line is as often text over its block, 欽定詩經傳說彙纂 ``　集傳興也…`` over ``　集説(…)``)."""
+    juans. 卷一 prints 隱公 under the 綱領's block on the whole book, after nothing but that block: the juan's
+    head still, 隱公 the section's title. Inside a juan such a short line is as often text over its block
+    (欽定詩經傳說彙纂 ``　集傳興也…`` over ``　集説(…)``, after the 經's line, or 卷二十一's ``　　雲漢八章章十句``
+    over the 集説 on the poem): it stays as it was."""
     doc = _doc("KR1e0094", 21)
     section = doc.sections[0]
     assert (section.title, section.line) == ("宣公", 10)
@@ -110,9 +112,15 @@ def test_the_gong_at_a_juans_head_and_the_block_under_it_are_apart():
         glued += [p.text for p in doc.all_pieces() if p.kind == TEXT and p.text.endswith(("公集說", "公集説"))]
     assert heads == {6: "桓公", 9: "莊公", 13: "閔公", 14: "僖公", 19: "文公", 21: "宣公", 24: "成公", 27: "襄公",
                      31: "昭公", 36: "定公", 38: "哀公"}
-    assert glued == ["隱公集說"]
+    assert glued == []
+    doc = _doc("KR1e0094", 3)  # 卷一: 隱公 under the 集說 on the whole book
+    assert [(s.title, s.line) for s in doc.sections[:2]] == [("", 10), ("隱公", 22)]
+    assert [(p.kind, p.effective_layer, p.text) for p in doc.sections[1].paragraphs[0]] == [(LABEL, CLASSIC, "隱公")]
+    assert [(p.kind, p.text) for p in doc.sections[1].paragraphs[1][:1]] == [(LABEL, "集說")]
+    assert doc.sections[1].paragraphs[1][1].text.startswith("楊氏士勛曰魯世家隱公名息姑")
     doc = _doc("KR1c0044", 2)  # 欽定詩經傳說彙纂: inside the juan, as before
     assert "朱注所謂上以風化下集説" in [p.text for p in doc.all_pieces()]
+    assert "雲漢八章章十句集説" in [p.text for p in _doc("KR1c0044", 21).all_pieces()]
 
 
 def test_a_table_of_short_lines_titles_no_section():

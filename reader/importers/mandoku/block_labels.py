@@ -142,25 +142,44 @@ def join_split_labels(units: list[Unit], printed: frozenset[str]) -> int:
     return joined
 
 
+def _label_block(unit: Unit, folded: set[str]) -> bool:
+    """Whether ``unit`` is a block of small print alone led by one of the juan's block labels
+    (``folded``): its first piece the label's words (text or label), every other piece a note."""
+    pieces = unit.pieces
+    return len(pieces) >= 2 and pieces[0].kind in (TEXT, LABEL) and fold("".join(pieces[0].chunks)) in folded \
+        and all(p.kind == NOTE for p in pieces[1:])
+
+
 def part_glued_labels(units: list[Unit], printed: frozenset[str]) -> int:
-    """Part the block label printed at the head of the juan's second line of text from the short line
-    above it, the juan's first, which the line loop ran on into it at the same indentation:
-    欽定春秋傳說彙纂 prints a 公 at the head of his juan (``　　宣公``) and under it, as deep, the block of
-    collected sayings on him (``　　集說(孔氏穎逹曰…)``), read as one run of text 宣公集說 (10 of its 11 公's
-    juans; 昭公's 集説 is a column deeper and was parted). A book opens each block on a line of its own
-    with its label (``printed``, the juan's printed block labels, ``structure.recurring_labels``; by
-    any form, ``characters.folding.fold``), so the words of the first paragraph's first piece after
-    its only line end, right before its note, that are such a label open a paragraph of their own;
-    the words before, a short line alone at the juan's head (at most ``piece_heads.HEADING_MAX``
-    characters), are a paragraph too, which the structure step reads as any short line there (宣公
-    the section's title, as 昭公 is). Only at the juan's head: inside a juan such a line is as often
-    a short text over its block (欽定詩經傳說彙纂 ``　集傳興也方有之也将送也`` over ``　集説(…)``), which a
-    line alone would make a heading. ``units`` changes in place; returns how many labels were parted."""
+    """Part the block label printed at the head of a line from the short line above it, which the
+    line loop ran on into it at the same indentation: 欽定春秋傳說彙纂 prints a 公 over the block of
+    collected sayings on him, as deep (``　　宣公`` over ``　　集說(孔氏穎逹曰…)``), read as one run of text
+    宣公集說: at the head of his juan (10 of its 11 公's juans; 昭公's 集説 is a column deeper and was
+    parted), or in 卷一 under the 綱領's block on the whole book, which its note ends (``　　(…行)¶``,
+    ``　　隱公¶``, ``　　集說(楊氏士勛曰…)``). A book opens each block on a line of its own with its label
+    (``printed``, the juan's printed block labels, ``structure.recurring_labels``; by any form,
+    ``characters.folding.fold``), so the words of a paragraph's first piece after its only line
+    end, right before its note, that are such a label open a paragraph of their own; the words
+    before, a short line alone (at most ``piece_heads.HEADING_MAX`` characters), are a paragraph too,
+    which the structure step reads as any short line (宣公 the section's title, as 昭公 is). Only at the
+    juan's head: its first paragraph, or one after nothing but blocks of small print alone, each led by
+    its label (``_label_block``), and not led by a label itself. Inside a juan such a line is as often
+    the end of a text over its block (欽定詩經傳說彙纂 ``○維鵲有巢…`` over ``　集傳興也方有之也将送也`` over
+    ``　集説(…)``; ``　集傳賦也滔滔流貌…(…)`` over ``　遊敖猶翱翔也`` over ``　總論(…)``) or a poem's count of
+    its stanzas over the block on the whole poem (卷二十一 ``　　雲漢八章章十句`` over ``　　集説(…)``), which a
+    line alone would make a heading and the block the next poem's. ``units`` changes in place; returns
+    how many labels were parted."""
     folded = {fold(w) for w in printed}
+    if not folded:
+        return 0
+    first = next((j for j, u in enumerate(units) if u.kind == "para"), len(units))
+    alone = [first]  # the juan's head: its first paragraph, and each after blocks of small print alone
+    while alone[-1] + 1 < len(units) and units[alone[-1] + 1].kind == "para" and _label_block(units[alone[-1]], folded):
+        alone.append(alone[-1] + 1)
     parted = 0
-    k = next((j for j, u in enumerate(units) if u.kind == "para"), len(units))
-    for unit in units[k:k + 1] if folded else []:
-        if unit.label or unit.entry or len(unit.pieces) < 2 or unit.pieces[0].kind != TEXT \
+    for k in reversed(alone):
+        unit = units[k] if k < len(units) else None
+        if unit is None or unit.label or unit.entry or len(unit.pieces) < 2 or unit.pieces[0].kind != TEXT \
                 or unit.pieces[1].kind != NOTE:
             continue
         piece = unit.pieces[0]
@@ -168,6 +187,8 @@ def part_glued_labels(units: list[Unit], printed: frozenset[str]) -> int:
         ends = [(offset, raw) for offset, raw in piece.layout if 0 < offset < piece.n and "\n" in raw]
         if len(ends) != 1 or fold(text[ends[0][0]:]) not in folded or ends[0][0] > HEADING_MAX:
             continue
+        if k != first and any(fold(text[:ends[0][0]]).startswith(w) for w in folded):
+            continue  # a block's own words (its label, then its text), not a line alone
         at, raw = ends[0]
         cut = raw.rindex("\n") + 1
         head = PieceBuilder(TEXT, piece.line)
@@ -177,7 +198,8 @@ def part_glued_labels(units: list[Unit], printed: frozenset[str]) -> int:
         label.text(text[at:])
         label.layout = ([(0, raw[cut:])] if raw[cut:] else []) + [(o - at, r) for o, r in piece.layout if o > at]
         indent = len(raw[cut:]) - len(raw[cut:].lstrip(IDEO_SPACE))
-        units[k:k + 1] = [Unit("para", unit.line, pieces=[head], new_para=unit.new_para, indent=unit.indent),
+        units[k:k + 1] = [Unit("para", unit.line, pieces=[head], new_para=unit.new_para or k != first,
+                               indent=unit.indent),
                           Unit("para", label.line, pieces=[label] + unit.pieces[1:], new_para=True, indent=indent,
                                lines=unit.lines - 1)]
         parted += 1
