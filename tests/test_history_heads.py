@@ -341,3 +341,29 @@ def test_a_lifes_title_and_the_lives_it_adds_are_the_books_list_not_li_xians_not
                     titles += 1
         notes, chars = notes + len(listed), chars + sum(len(p.text) for p in listed)
     assert (juans, titles, notes, chars) == (30, 41, 65, 173)
+
+
+def test_the_first_lifes_title_under_the_pian_heading_titles_its_section():
+    """後漢書 prints under each 列傳 heading the title of its first life alone on a line
+    (卷四十五 ``　李王鄧來列傳第五`` over ``　　李通傳``), as it prints the later lives' titles (``　　王常傳``).
+    Read as a byline under the heading (李通, his role 傳), it was laid into the heading's layout, the
+    life's section untitled and the title nowhere but in the source export: 40 titles in 36 files (the
+    later parts of 卷五十八, 卷六十 … under their own headings too). Under a history's 傳 heading it is the
+    life's title, a label titling the section (``line_loop.LineLoop.bylines_after_heading``)."""
+    doc = _hou(45)
+    chapter = doc.chapters[0]
+    assert (chapter.heading, [raw for _, raw in chapter.heading_layout]) == ("李王鄧來列傳第五", ["\u3000", "¶\n"])
+    section = chapter.sections[0]
+    assert (section.title, section.line) == ("李通傳", 13)
+    assert _line(section.paragraphs[0]) == [(LABEL, "李通傳", "", "", "")]
+    assert section.paragraphs[1][0].text.startswith("李通字次元南陽宛人也")
+    assert [s.title for s in doc.sections if s.title.endswith("傳")] == ["李通傳", "王常傳", "鄧晨傳", "來歙傳"]
+    alone = []
+    for n in range(41, 125):
+        for c in _hou(n).chapters:
+            assert not any("傳¶" in raw for _, raw in c.heading_layout)
+            first = c.sections[0].paragraphs[0] if c.heading and c.sections else []
+            if len(first) == 1 and first[0].kind == LABEL and c.sections[0].title == first[0].text:
+                alone.append(first[0].text)
+    assert len(alone) == 47 and alone[:4] == ["劉𤣥傳", "王昌傳", "李通傳", "馮異傳"]  # (7 were read so before)
+

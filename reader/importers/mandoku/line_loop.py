@@ -31,6 +31,7 @@ from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_pa
 from .divisions import (NOTED_ZHANG, fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
                         noted_heading, number_noted_heading)
 from .paratext import document_head, front_juan
+from .part_lists import LIFE_CHAPTER, LIFE_TITLE
 from .profiles import INDENT_LAYERS, MARKED_BLOCKS, book_title
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
@@ -108,7 +109,9 @@ class LineLoop:
         title line; 經典釋文 春秋公羊音義 ``莊公第三`` over ``　　　何休學``), with the page breaks before
         them: laid into the heading's layout and kept in ``self.heading_bylines``, and with
         ``chapter`` (the heading's) in ``self.chapter_bylines``. Returns the index of the first line
-        after them."""
+        after them. Under a history's 傳 篇 (``part_lists.LIFE_CHAPTER``) a name and 傳 (``LIFE_TITLE``)
+        is the title of the 篇's first life, as the later lives' titles are (後漢書 卷四十五
+        ``　李王鄧來列傳第五`` over ``　　李通傳``), not a man and his role 傳: it ends the bylines."""
         j, taken = i, i
         found = []
         while j < end:
@@ -117,8 +120,8 @@ class LineLoop:
                 j += 1
                 continue
             byline = self.header.byline_line(line)
-            if not byline:
-                break
+            if not byline or (LIFE_CHAPTER.match(chapter.title) and LIFE_TITLE.match(byline)):
+                break  # under a history's 傳 篇 (李王鄧來列傳第五) ``　　李通傳`` titles its first life: no 李通 傳
             found.append(byline)
             j += 1
             taken = j
