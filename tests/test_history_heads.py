@@ -203,14 +203,17 @@ def test_a_histories_mulu_is_read_as_its_list_of_contents_to_its_end():
     or fill the column (``南匈奴(前書直言匈奴傳…)`` over ``(其順者…)``): the 目録 is one part of contents
     entries, as 史記正義's is, up to the line of prose under it. 三國志's 目錄 (KR2a0012_000, not tuned
     on) ended at ``董卓　李傕　郭汜　 　　袁紹　子譚(尚)``, a space of the transcription in a gap, and its
-    124 later lines were text with 裴松之's notes."""
+    124 later lines were text with 裴松之's notes. A list's notes are its own, nobody's (``commentators.list_notes``:
+    one marked in one column, several on a title's line): 後漢書 ``耿弇(弟國子國子秉/國弟  恭)　(秉弟䕫/)``; a
+    title with one note over two columns keeps it as the commentator's (``隗囂(囂音五/髙反)``), and so does
+    三國志's ``蔣琬　子斌(斌弟顯劉敏)``: its transcription marks no columns, so nothing tells (13 notes)."""
     path = CORPUS / "kanripo-commentary" / "KR2a0009" / "KR2a0009_000.txt"
     doc = _doc(path.read_text(encoding="utf-8"), str(path))
     assert [c.title for c in doc.chapters] == ["", "御製讀劉昆傳", "御製讀後漢書明徳馬后傳", "御製讀荀彧傳", "御製讀嚴光傳",
                                                "目録", "提要"]
     listed = [p for s in doc.chapters[5].sections for p in s.pieces]
     assert Counter((p.kind, p.effective_layer) for p in listed) == {
-        (LABEL, PARATEXT): 628, (NOTE, SMALLPRINT): 133, (NOTE, COMMENTARY): 28, (TEXT, PARATEXT): 22, (TEXT, EDITORIAL): 1}
+        (LABEL, PARATEXT): 628, (NOTE, SMALLPRINT): 157, (NOTE, COMMENTARY): 4, (TEXT, PARATEXT): 22, (TEXT, EDITORIAL): 1}
     labels = [p.text for p in listed if p.kind == LABEL]
     assert labels[:3] == ["梁\u3000\u3000\u3000\u3000\u3000剡\u3000\u3000\u3000\u3000\u3000令劉\u3000昭補志",
                           "唐\u3000\u3000章\u3000\u3000懐\u3000\u3000太\u3000\u3000子\u3000\u3000賢\u3000注", "帝后紀一十二"]
@@ -367,3 +370,22 @@ def test_the_first_lifes_title_under_the_pian_heading_titles_its_section():
                 alone.append(first[0].text)
     assert len(alone) == 47 and alone[:4] == ["劉𤣥傳", "王昌傳", "李通傳", "馮異傳"]  # (7 were read so before)
 
+
+def test_a_contents_lists_notes_after_one_title_are_the_lists_own():
+    """前漢書's 目錄 (KR2a0007_000) names under each 傳 the lives it adds, a note each, in one column
+    (``張湯(子安世/)　(安世子延壽/)``, ``杜周(子延年/)　(延年子緩/)　(緩弟欽/)``); only the first, short, note was
+    read as the list's: the second and later were 顏師古's notes. A commentator writes one note after
+    the words it explains, never two with nothing between, and a list prints a name in one column
+    (``commentators.list_notes``): 12 more notes are the list's, nobody's; one title's one note over two
+    columns stays 顏師古's (``龔勝…龔舍(傳云兩/龔是也)``)."""
+    path = CORPUS / "kanripo-commentary" / "KR2a0007" / "KR2a0007_000.txt"
+    doc = _doc(path.read_text(encoding="utf-8"), str(path))
+    listed = [p for c in doc.chapters if c.title == "目錄" for s in c.sections for p in s.pieces]
+    assert Counter((p.kind, p.effective_layer) for p in listed) == {
+        (LABEL, PARATEXT): 365, (NOTE, SMALLPRINT): 89, (NOTE, COMMENTARY): 1, (TEXT, PARATEXT): 10}
+    line = next(s.paragraphs[k] for s in doc.sections for k, para in enumerate(s.paragraphs)
+                if para and para[0].text == "杜周")
+    spaces = (TEXT, "\u3000", PARATEXT, "layout", "")
+    assert _line(line) == [(LABEL, "杜周", PARATEXT, "layout", ""), (NOTE, "子延年", SMALLPRINT, "", ""), spaces,
+                           (NOTE, "延年子緩", SMALLPRINT, "", ""), spaces, (NOTE, "緩弟欽", SMALLPRINT, "", "")]
+    assert [(p.text, p.commentator) for p in listed if p.effective_layer == COMMENTARY] == [("傳云兩龔是也", "顏師古")]

@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from itertools import takewhile
 
 from characters.folding import fold
 
@@ -97,6 +98,7 @@ from .layer_writers import name_layer_writers
 from .poem_prefaces import on_preface
 from .indented import commentary_name, indent_layers, paragraph_indent
 from .lines import line_starts
+from .part_lists import marked_one_column, one_line
 from .undecided import decide_by_reference
 from .unsigned_notes import collected_notes_editors
 
@@ -496,18 +498,34 @@ def titles_only(section) -> bool:
 
 
 def list_notes(section) -> None:
-    """In a section of titles alone (a contents list, no text), the short small print right
-    after a title (a LABEL of no layer), at most ``LIST_NOTE_MAX`` characters, is the list's
-    own (SMALLPRINT, nobody's): a commentator writes his notes on the text, and the list copies
-    the titles as the book prints them (史記正義 目録 ``卷二十六(刺客/)　　　　史記八十六``, 三國志
-    ``四卷(三少帝)``, 世說新語 ``上卷(上)``). In place; longer notes (裴駰's on ``史記一``) stay."""
+    """In a section of titles alone (a contents list, no text), the small print after a title (a
+    LABEL of no layer) is the list's own (SMALLPRINT, nobody's): a commentator writes his notes on
+    the text, and the list copies the titles as the book prints them. So is a short note, at most
+    ``LIST_NOTE_MAX`` characters (史記正義 目録 ``卷二十六(刺客/)　　　　史記八十六``, 三國志 ``四卷(三少帝)``,
+    世說新語 ``上卷(上)``); a note printed in one column of small print, whatever its length
+    (``part_lists.marked_one_column``: 前漢書 目錄 ``張湯(子安世/)``; a file that marks no columns tells
+    none, and a section of a piece's title and its author with their notes is titles alone too: 文選
+    李善註 ``擬古詩二首`` / ``劉休𤣥(沈約宋書曰…)``); and every note of several after one title
+    with only spaces between (前漢書 ``杜周(子延年/)　(延年子緩/)　(緩弟欽/)``, 後漢書 目録
+    ``耿弇(弟國子國子秉/國弟  恭)　(秉弟䕫/)``), all on the title's printed line (``part_lists.one_line``):
+    the list names the lives a 傳 adds, a note each, as the 傳's own head does (``part_lists.life_lists``), and a commentator writes one note after the words it
+    explains, never two with nothing between. One note of two columns stays the commentator's
+    (裴駰's on ``史記一``, 後漢書 目録 ``隗囂(囂音五/髙反)``). In place."""
     pieces = section.pieces
     if not titles_only(section):
         return
-    for before, p in zip(pieces, pieces[1:]):
-        if before.kind == LABEL and not before.layer and p.kind == NOTE and p.effective_layer == COMMENTARY \
-                and not p.layer_name and len(p.text.replace("/", "")) <= LIST_NOTE_MAX:
-            p.layer, p.layer_name, p.commentator = SMALLPRINT, "", ""
+    for k, before in enumerate(pieces):
+        if before.kind != LABEL or before.layer:
+            continue
+        run = list(takewhile(lambda p: p.kind == NOTE or (p.kind == TEXT and not p.text.strip("\u3000")),
+                             pieces[k + 1:]))
+        notes = [p for p in run if p.kind == NOTE]
+        if len(notes) < 2 or not one_line([before, *run]):  # (a note run on to the next lines: one note, several pieces)
+            notes = [p for p in run[:1] if p.kind == NOTE
+                     and (len(p.text.replace("/", "")) <= LIST_NOTE_MAX or marked_one_column(p))]
+        for p in notes:
+            if p.effective_layer == COMMENTARY and not p.layer_name:
+                p.layer, p.layer_name, p.commentator = SMALLPRINT, "", ""
 
 
 def _notes(pieces: list[PieceDoc], profile: Profile, carry: Voice | None, flip: bool = False,

@@ -179,13 +179,20 @@ def zhi_parts(doc: JuanDocument) -> int:
     return n
 
 
-def _one_column(note: PieceDoc) -> bool:
+def one_column(note: PieceDoc) -> bool:
     """Whether ``note`` is printed in one column of small print: no column break (``/``) inside its
     words (``(弟國/)``, ``(子北海靜王興/)``; not ``(囂音五/髙反)``)."""
     return not any(0 < offset < len(note.text) and "/" in raw for offset, raw in note.layout)
 
 
-def _one_line(para: list[PieceDoc]) -> bool:
+def marked_one_column(note: PieceDoc) -> bool:
+    """Whether ``note`` is printed in one column of small print as the transcription marks it: its
+    column break after its words, none inside (``(子安世/)``); a note of a file that marks no
+    columns (三國志, 文選 李善註 ``(沈約宋書曰…)``) is not known to be one."""
+    return one_column(note) and any(offset == len(note.text) and "/" in raw for offset, raw in note.layout)
+
+
+def one_line(para: list[PieceDoc]) -> bool:
     """Whether ``para`` is one printed line: no line end before its last piece's end (the page
     break and lines before its first character, its first piece's leading layout, aside)."""
     for k, p in enumerate(para):
@@ -203,7 +210,7 @@ def _life_title(para: list[PieceDoc], first: bool) -> str:
     one printed line, indented, a name (``LIFE_TITLE``, or at the 篇 heading, ``first``, any name of
     at most ``TITLE_MAX`` characters) and then only notes and spaces, the notes a list: several, or
     each in one column. "" for another paragraph."""
-    if len(para) < 2 or para[0].kind not in (TEXT, LABEL) or not _one_line(para):
+    if len(para) < 2 or para[0].kind not in (TEXT, LABEL) or not one_line(para):
         return ""
     head = para[0]
     name = head.text.rstrip(IDEO_SPACE)
@@ -215,7 +222,7 @@ def _life_title(para: list[PieceDoc], first: bool) -> str:
     notes = [p for p in para[1:] if p.kind == NOTE]
     if not notes or any(p.kind != NOTE and not _spaces(p) for p in para[1:]):
         return ""
-    if len(notes) == 1 and not _one_column(notes[0]):
+    if len(notes) == 1 and not one_column(notes[0]):
         return ""
     return name
 
