@@ -93,13 +93,14 @@ def test_a_commentators_line_with_his_preface_is_part_of_the_byline():
 def test_a_groups_title_printed_as_high_as_a_category_over_its_author_and_its_parts():
     """文選 卷五十 prints 「　史述贊三首」 as high as a 類 name (its count of pieces, 三首, makes it a
     title), 「　　班孟堅」, then the parts under headings of their own (述高帝紀第一 …): the section
-    was titled 班孟堅, and the parts keep his byline up to the next piece (後漢書光武紀贊, 范蔚宗)."""
+    was titled 班孟堅; the parts are the group's pieces, each titled by its heading and his byline,
+    no chapters (``piece_groups.group_parts``), up to the next piece (後漢書光武紀贊, 范蔚宗)."""
     doc = _read("KR4h0002_050")
     start = next(k for k, s in enumerate(doc.sections) if s.line == 390)
     assert [(s.title, _people(s)) for s in doc.sections[start:start + 5]] == [
-        ("史述贊三首", ["班孟堅"]), ("", ["班孟堅"]), ("", ["班孟堅"]), ("", ["班孟堅"]),
-        ("後漢書光武紀贊", ["范蔚宗"])]
-    assert [c.title for c in doc.chapters if c.title.startswith("述")] == ["述高帝紀第一", "述成紀第十", "述韓英彭盧吳傳第四"]
+        ("史述贊三首", ["班孟堅"]), ("述高帝紀第一", ["班孟堅"]), ("述成紀第十", ["班孟堅"]),
+        ("述韓英彭盧吳傳第四", ["班孟堅"]), ("後漢書光武紀贊", ["范蔚宗"])]
+    assert [c.title for c in doc.chapters if c.title.startswith("述")] == []
 
 
 def test_a_pieces_author_is_no_part_of_the_main_text(db, client):

@@ -58,8 +58,8 @@ def test_the_heads_of_other_juans():
     # 卷三十三 closes 山鬼 with 右山鬼: 騷下, printed higher than that closer, is the 類; 渉江, printed as
     # low, is the title of the piece above (closing_titles), no 類
     assert heads(parse("KR4h0003/KR4h0003_033")) == [("騷下", "", "騷下")]
-    # 卷五十: 史論下, then the parts of 史述贊三首 the structure step heads (述成紀第十 …), as before
-    assert [t for t, _, _ in heads(parse("KR4h0003/KR4h0003_050"))] == ["史論下", "述成紀第十", "述韓英彭盧呉傳第四"]
+    # 卷五十: 史論下; the parts of 史述贊三首 (述成紀第十 …) are the group's pieces (test below)
+    assert [t for t, _, _ in heads(parse("KR4h0003/KR4h0003_050"))] == ["史論下"]
     # a group's title (樂府十七首) between the 類 and the piece is no 類; an author's name ending in 首
     # (曹元首 under 六代論) is no group
     assert heads(parse("KR4h0003/KR4h0003_028"))[0] == ("樂府下", "", "樂府下")
@@ -156,3 +156,33 @@ def test_a_group_titled_with_its_class_is_no_class():
     assert ([(p.kind, p.text) for p in huiyin.pieces if p.kind != NOTE][:3], huiyin.bylines[0]["name"]) == (
         [(LABEL, "樂府詩"), (LABEL, "㑹吟行"), (LABEL, "謝靈運")], "謝靈運")
     assert huiyin in twenty_eight.chapters[0].sections
+
+
+def test_the_parts_of_a_group_are_its_pieces_not_chapters():
+    # 卷五十: ``　　　史述賛三首`` over ``　　　　班孟堅`` over three 篇 headings of 漢書 (述髙紀第一 …), the pieces
+    # 述髙紀贊, 述成紀贊, 述韓彭英盧吳傳贊 of the 目錄: each a section titled by its line, 班孟堅's; they were
+    # chapters, and the 類's next piece, 後漢書光武紀賛, fell into 述韓英彭盧呉傳第四 without its author
+    for rel, tail in (("KR4h0003/KR4h0003_050", [
+            (479, "史述賛三首", ["班孟堅"]), (481, "述髙紀第一", ["班孟堅"]), (509, "述成紀第十", ["班孟堅"]),
+            (516, "述韓英彭盧呉傳第四", ["班孟堅"]), (530, "後漢書光武紀賛", ["范蔚宗"])]), ("KR4h0002/KR4h0002_050", [
+            (390, "史述贊三首", ["班孟堅"]), (392, "述高帝紀第一", ["班孟堅"]), (416, "述成紀第十", ["班孟堅"]),
+            (423, "述韓英彭盧吳傳第四", ["班孟堅"]), (434, "後漢書光武紀贊", ["范蔚宗"])])):
+        doc = parse(rel)
+        assert bylines(doc)[-5:] == tail
+    assert heads(parse("KR4h0003/KR4h0003_050")) == [("史論下", "", "史論下")]
+    assert heads(parse("KR4h0002/KR4h0002_050")) == [("", "", None)]  # 李善 prints no 類 at its head
+
+
+def test_the_pages_of_the_juans_whose_heads_changed(db, client):
+    juans = {n: import_file(BOOKS / "KR4h0003" / f"KR4h0003_0{n:02d}.txt").juan for n in (2, 50)}
+    for juan in juans.values():
+        assert render_source(juan) == (BOOKS / "KR4h0003" / juan.source_name.rsplit("/", 1)[-1]).read_text(encoding="utf-8")
+    assert [c.title for c in juans[2].chapters.order_by("position")] == ["京都上"]
+    assert [c.title for c in juans[50].chapters.order_by("position")] == ["史論下"]
+    shu = juans[50].sections.get(title="述成紀第十")
+    assert citation_text(shu) == (
+        "〔梁〕蕭統編　〔唐〕李善註　〔唐〕呂延濟註　〔唐〕劉良註　〔唐〕張銑註　〔唐〕呂向註　〔唐〕李周翰註"
+        "《六臣註文選》卷第五十〈史論下〉班孟堅「述成紀第十」（四部叢刊本，葉 50-25b）")
+    page = client.get(f"/works/KR4h0003/juan/50/").content.decode()
+    assert "述成紀第十" in page and "述韓英彭盧呉傳第四" in page
+    assert client.get("/works/KR4h0003/juan/2/").status_code == 200

@@ -15,6 +15,7 @@ from ..document import TEXT, SectionDoc
 from reader.numerals import chinese_to_int
 from .piece_heads import (COUNTED, GENRE_END, TITLED_MAX, _above, _head_line, _words_and_notes, author_after, author_line, author_under_title, byline_of, commentator_line,
                           flush_text, past_notes, title_words)
+from .lines import PieceBuilder
 from .units import Unit
 
 
@@ -64,6 +65,43 @@ def group_title(u: Unit) -> int:
             or u.pieces[0].kind != TEXT or not _words_and_notes(u) or len(title_words(u)) > TITLED_MAX:
         return 0
     return group_count(title_words(u))
+
+
+def _heading_indent(u: Unit) -> int:
+    """The U+3000 a chapter heading's line opens with (``u`` a ``heading`` unit), read from its layout."""
+    raw = "".join(raw for offset, raw in u.chapter.heading_layout if offset == 0).rsplit("\n", 1)[-1]
+    return len(raw) - len(raw.lstrip("\u3000")) if not raw.strip("\u3000") else 0
+
+
+def group_parts(units: list[Unit]) -> list[Unit]:
+    """``units`` (a juan's) with each 篇 heading printed under a group's title, deeper than it, read
+    as the title of the group's next piece (a line of the text again: its words and their layout,
+    which the structure step reads as any title) rather than a chapter's heading: the group counts
+    its pieces (``group_title``), and the 文選 prints each piece of a group under the group's title
+    and author, whatever its wording; a numbered 篇 heading there is the piece's own title, the 篇 of
+    漢書 it praises (文選 卷五十 ``　　史述贊三首`` over ``　　　班孟堅``, then ``　　　　述成紀第十`` and
+    ``　　　　述韓英彭盧呉傳第四``, the 目錄's 述成紀贊一首 and 述韓彭英盧吳傳贊一首; 文選註 the same one
+    column higher). A line printed as high as the group's title or higher ends the group
+    (``　　　後漢書光武紀賛``). Elsewhere no heading is under a group's title. Pure."""
+    out: list[Unit] = []
+    left, depth = 0, 0
+    for u in units:
+        if u.kind == "para" and group_title(u):
+            left, depth = group_title(u), u.indent
+        elif u.kind == "para" and 0 < u.indent <= depth and u.pieces and u.pieces[0].kind == TEXT:
+            left = 0  # the next piece, or the next 類
+        elif u.kind in ("heading", "part", "closer", "break") and not (
+                u.kind == "heading" and left and not u.chapter.category and u.chapter.heading == u.chapter.title
+                and _heading_indent(u) > depth):
+            left = 0
+        elif u.kind == "heading" and left:
+            piece = PieceBuilder(TEXT, u.line)
+            piece.text(u.chapter.heading)
+            piece.layout = list(u.chapter.heading_layout)
+            u = Unit("para", u.line, pieces=[piece], new_para=True, indent=_heading_indent(u))
+            left -= 1
+        out.append(u)
+    return out
 
 
 def group_heads(run: list[Unit], authors: set[str]) -> tuple[dict[int, int], set[int]]:
