@@ -44,7 +44,7 @@ import xml.etree.ElementTree as ET
 from characters.simplified import language_tag
 from config.spreadsheets import spreadsheet_row
 from config.xml_text import append_plain
-from reader.citation import section_heading
+from reader.citation import section_heading, section_title
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
 from reader.people import cited_people
 
@@ -77,7 +77,7 @@ def to_json(collation) -> dict:
                          "end": c.end, "original": c.original, "replacement": c.replacement, "url": c.url}
                         for c in collation.corrections],
         "sections": [{  # name: reader.citation.section_heading
-            "position": s.section.position, "title": s.section.title, "name": section_heading(s.section),
+            "position": s.section.position, "title": section_title(s.section), "name": section_heading(s.section),
             "counterparts": {slug: (c.position if c else None) for slug, c in s.counterparts.items()},
             "variants": [{
                 "piece": v.piece, "kind": v.kind, "start": v.start, "end": v.end, "lemma": v.lemma,

@@ -27,7 +27,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
 from config.budget import check
-from reader.citation import section_heading
+from reader.citation import section_heading, section_title
 from reader.importers.document import CLASSIC, NOTE, RECORD, RECORD_NOTE, TEXT
 from reader.models import Edition, Juan, Piece, Section, count_siblings
 from search.backends import SearchQuery, get_search_backend
@@ -489,7 +489,7 @@ def to_json(parallel: Parallel, request) -> dict:
         "work": {"id": edition.work_id, "title": edition.work.title},
         "edition": {"id": edition.pk, "slug": edition.slug, "name": edition.name},
         "juan": {"number": juan.number, "label": juan.label},
-        "section": {"position": section.position, "title": section.title, "name": section_heading(section)},
+        "section": {"position": section.position, "title": section_title(section), "name": section_heading(section)},
         "url": request.build_absolute_uri(section.get_absolute_url()),
         "layer": parallel.layer, "piece": parallel.piece,
         "shared": parallel.shared, "score": parallel.score,

@@ -13,8 +13,8 @@ from reader.importers.mandoku.column_order import in_reading_order
 from reader.models import LAYER_CHOICES, Piece
 
 from .links import MAX_LINK, MAX_LINKS
-from .models import (ANNOTATION, BOOKMARK, KIND_CHOICES, LAYER, PRIVATE_NOTE, STRUCTURE, STRUCTURE_CHOICES,
-                     TAG_CHOICES, TEXT)
+from .models import (ANNOTATION, BOOKMARK, KIND_CHOICES, LAYER, MAIN_TEXT, PRIVATE_NOTE, STRUCTURE,
+                     STRUCTURE_CHOICES, TAG_CHOICES, TEXT)
 from .overlay import juan_overlay
 from .positions import PositionError, char_span, count, piece_ranges, to_piece
 from .workflow import EMPTY_NEW_TEXT, MAX_NOTE, NOT_EMPTY_FOR_DELETION, WIDENED, trimmed
@@ -29,8 +29,8 @@ from .workflow import EMPTY_NEW_TEXT, MAX_NOTE, NOT_EMPTY_FOR_DELETION, WIDENED,
 FIELD_KINDS = {
     "replacement": (TEXT, ANNOTATION, PRIVATE_NOTE),
     "deletion": (TEXT,),
-    "new_layer": (LAYER,),
     "structure": (STRUCTURE,),
+    "new_layer": (LAYER, STRUCTURE),  # after the structure: 此行是正文 reads it
     "tags": (ANNOTATION, PRIVATE_NOTE),
     "links": (ANNOTATION, PRIVATE_NOTE),
     "reason": (TEXT, LAYER, STRUCTURE, ANNOTATION),
@@ -38,7 +38,11 @@ FIELD_KINDS = {
 }
 #: A field's label for one kind, where the kinds read it as different things (a new text, a note).
 KIND_LABELS = {"replacement": {TEXT: "改為 (new text)", ANNOTATION: "注記 (the note)",
-                               PRIVATE_NOTE: "筆記 (the note, yours alone)"}}
+                               PRIVATE_NOTE: "筆記 (the note, yours alone)"},
+               "new_layer": {STRUCTURE: "此行是正文時所屬層次，未選為經 (the layer of a line made text: 經 unless chosen)"}}
+#: The structure a field of a structure correction is read with (``workflow.propose``): the layer is
+#: 此行是正文's alone; ``static/js/corrections.js`` shows it only when that structure is chosen.
+STRUCTURE_FIELDS = {"new_layer": MAIN_TEXT}
 #: Each kind's short name, as a field's label lists the kinds it belongs to (文字校正, 注記 …).
 KIND_NAMES = {value: label.split(" (")[0] for value, label in KIND_CHOICES}
 assert set(KIND_NAMES) == {TEXT, LAYER, STRUCTURE, ANNOTATION, PRIVATE_NOTE, BOOKMARK}
@@ -100,7 +104,8 @@ class ProposalForm(forms.Form):
         """The fields of ``FIELD_KINDS`` in the form's order, each as the page shows it:
         ``{"field": the bound field, "kinds": "text annotation private_note" (the kinds offered that
         read it, as ``data-kinds``), "kind_names": "文字校正、注記、私人筆記" (its label's note),
-        "labels": [(kind, label)] (``KIND_LABELS``, as ``data-label-<kind>``)}``; a field no kind
+        "labels": [(kind, label)] (``KIND_LABELS``, as ``data-label-<kind>``), "structure": the structure a
+        structure correction reads it with (``STRUCTURE_FIELDS``, as ``data-structure``; "" for any)}``; a field no kind
         offered reads is left out (a reader without a role: no reason, layer or structure)."""
         offered = [value for value, _ in self.fields["kind"].choices]
         out = []
@@ -108,7 +113,8 @@ class ProposalForm(forms.Form):
             kinds = [k for k in offered if k in kinds]
             if kinds:
                 out.append({"field": self[name], "kinds": " ".join(kinds), "kind_names": "、".join(KIND_NAMES[k] for k in kinds),
-                            "labels": [(k, label) for k, label in KIND_LABELS.get(name, {}).items() if k in kinds]})
+                            "labels": [(k, label) for k, label in KIND_LABELS.get(name, {}).items() if k in kinds],
+                            "structure": STRUCTURE_FIELDS.get(name, "") if STRUCTURE in kinds else ""})
         return out
 
     def clean_links(self) -> list[str]:

@@ -39,12 +39,15 @@ KIND_CHOICES = [(TEXT, "文字校正 (text correction)"), (LAYER, "層次校正 
                 (BOOKMARK, "書籤 (bookmark)")]
 
 #: What a structure correction says of its passage: a section starts at it, it is a heading,
-#: it is a byline (the kinds of line an importer can miss; ``corrections.overlay`` applies them).
+#: it is a byline (the kinds of line an importer can miss), or, of a line the importer read as a
+#: heading (a label), that it is text (``MAIN_TEXT``: 此行是正文, of the layer ``new_layer`` names, the
+#: classic by default; decision 0067). ``corrections.overlay`` applies them.
 SECTION_START = "section"
 HEADING = "heading"
 BYLINE = "byline"
+MAIN_TEXT = "text"
 STRUCTURE_CHOICES = [(SECTION_START, "此處起新節 (a section starts here)"), (HEADING, "此行是標題 (a heading)"),
-                     (BYLINE, "此行是署名 (a byline)")]
+                     (BYLINE, "此行是署名 (a byline)"), (MAIN_TEXT, "此行是正文 (this line is text)")]
 
 #: What an annotation is about (its tags): the kinds of names and words a reader of these books
 #: looks up (ctext.org's annotations, CBDB's and the gazetteers' entities).
@@ -65,7 +68,8 @@ STATUS_CHOICES = [(PRIVATE, "私人 (the reader's own)"), (PENDING, "待審 (pen
 class Proposal(models.Model):
     """One proposed change of a span of one piece: a text correction (``replacement`` for
     ``original``), a layer correction (the piece's layer becomes ``new_layer``), a structure
-    correction (the piece starts a section, or is a heading or a byline: ``structure``) or an
+    correction (the piece starts a section, or is a heading or a byline, or a heading is text of
+    the layer ``new_layer``: ``structure``) or an
     annotation (``replacement`` is the note). ``reason`` and ``evidence`` are plain text
     written by the proposer (rendered escaped). ``status`` moves pending → accepted /
     rejected; accepted → reverted (by an editor) or set aside (its anchor no longer matches
@@ -183,6 +187,9 @@ class Proposal(models.Model):
         """What the span becomes, as a reader sees it (the new text, or the layer's name)."""
         if self.kind == LAYER:
             return dict(LAYER_CHOICES).get(self.new_layer, self.new_layer)
+        if self.kind == STRUCTURE and self.structure == MAIN_TEXT:  # 此行是正文（經）: and of which layer
+            shown = dict(STRUCTURE_CHOICES)[MAIN_TEXT].split(" (")[0]
+            return f"{shown}（{dict(LAYER_CHOICES).get(self.new_layer, self.new_layer)}） (this line is text: {self.new_layer})"
         if self.kind == STRUCTURE:
             return dict(STRUCTURE_CHOICES).get(self.structure, self.structure)
         return self.replacement

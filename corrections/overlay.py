@@ -24,6 +24,12 @@ A structure correction makes its piece a heading or a byline (read, searched and
 a label: ``kind`` ``label``, ``structure`` saying which) or starts a section at it
 (``section_start``: the reading page draws the break, the TEI export a ``<milestone>``, and
 search reads the pieces from there as another stretch: ``section_starts``).
+A 此行是正文 correction (``MAIN_TEXT``) makes a line the import read as a heading (a label) text
+of the layer it names (``kind`` ``text``, ``layer`` its ``new_layer``, named and written by
+``voice``): it is read, searched and exported where it stands, the first piece of its layer in
+the section when it opened it. Its section's title, when the line was it (``unmakes_title``),
+is then none (``JuanOverlay.section_title``): the section is named as an untitled one is, by its
+opening words (decision 0067).
 
 A layer correction of part of a piece (a boundary between the classic and its commentary that
 falls a few characters off: 老子 河上公, KR5c0065) shows the piece as two or three parts, each
@@ -49,11 +55,12 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.encoding import escape_uri_path
 
+from reader.citation import titled_by_closer
 from reader.models import Piece
 
 from .anchors import Anchor, locate
 from .links import href, label
-from .models import ACCEPTED, ANNOTATION, BYLINE, HEADING, LAYER, SECTION_START, STRUCTURE, TAGS, TEXT, Proposal
+from .models import ACCEPTED, ANNOTATION, BYLINE, HEADING, LAYER, MAIN_TEXT, SECTION_START, STRUCTURE, TAGS, TEXT, Proposal
 
 #: The kinds that change the reading (annotations are shown beside it).
 CORRECTING = (TEXT, LAYER, STRUCTURE)
@@ -172,12 +179,29 @@ class CorrectionView(NamedTuple):
 
 
 def correction_view(proposal: Proposal, imported_layer: str) -> CorrectionView:
-    """``CorrectionView`` of an accepted ``proposal`` on a piece whose layer as imported is ``imported_layer``."""
+    """``CorrectionView`` of an accepted ``proposal`` on a piece whose layer as imported is ``imported_layer``
+    (a 此行是正文 correction: ``heading`` as imported, ``text`` corrected; its layer is the piece's ``layer``)."""
     if proposal.kind == TEXT:
         return CorrectionView(proposal.pk, TEXT, proposal.original, proposal.replacement)
     if proposal.kind == LAYER:
         return CorrectionView(proposal.pk, LAYER, imported_layer, proposal.new_layer)
-    return CorrectionView(proposal.pk, STRUCTURE, "", proposal.structure)
+    return CorrectionView(proposal.pk, STRUCTURE, HEADING if proposal.structure == MAIN_TEXT else "", proposal.structure)
+
+
+#: The spaces a heading line is indented or spaced by, left out when its text is compared with its section's title.
+_SPACES = " \u3000"
+
+
+def unmakes_title(line: str, title: str, closer: str | None = None) -> bool:
+    """Whether a line the import read as a heading and a 此行是正文 correction made text (``line``, its
+    text as imported) was its section's stored ``title``: the title is the line's words (``mandoku``'s
+    ``title_words``: the line without its notes, so a line cut by a note holds it in part), spaces left
+    out. A title from elsewhere stays the section's: its 右… ``closer``'s (``reader.citation.
+    titled_by_closer``), a name the file's header gives."""
+    if titled_by_closer(title, closer):
+        return False
+    line, title = line.strip(_SPACES), title.strip(_SPACES)
+    return bool(line and title) and (line in title or title in line)
 
 
 class TextChange(NamedTuple):
@@ -234,7 +258,8 @@ class JuanOverlay:
             if c.proposal.kind == LAYER and not c.whole:  # part of the piece: ``pieces``/``rows`` split it
                 continue
             if c.proposal.kind in WHOLE_PIECE:  # a structure correction: ``structure`` applies it
-                layer = c.proposal.new_layer if c.proposal.kind == LAYER else layer
+                if c.proposal.kind == LAYER or c.proposal.structure == MAIN_TEXT:  # 此行是正文 joins its layer
+                    layer = c.proposal.new_layer
                 marks.append((0, None, c.proposal))
                 continue
             pieces.append(text[last:c.start])
@@ -257,6 +282,8 @@ class JuanOverlay:
         structure = self.structure(section_position, p.position)
         if structure in (HEADING, BYLINE):  # a line that is no text of its layer: a label (a heading)
             p.kind, p.layer, p.structure = "label", "classic", structure
+        elif structure == MAIN_TEXT:  # a heading that is text: of its layer (``apply``)
+            p.kind, p.structure = "text", structure
         elif structure == SECTION_START:
             p.section_start = True
         if marks:
@@ -291,6 +318,16 @@ class JuanOverlay:
         return next((c.proposal.structure for c in self.by_piece.get((section, position), ())
                      if c.proposal.kind == STRUCTURE), None)
 
+    def section_title(self, section: int, title: str, closer: str | None = None) -> str:
+        """The title of the section at ``section`` as corrected, its stored title being ``title`` and
+        its closer ``closer``: "" when a 此行是正文 correction made text of the line that was its title
+        (``unmakes_title``), else ``title``. ``reader.reading.chapter_views`` and the search index read it."""
+        if title and any(c.proposal.kind == STRUCTURE and c.proposal.structure == MAIN_TEXT
+                         and unmakes_title(c.proposal.original, title, closer)
+                         for (s, _), changes in self.by_piece.items() if s == section for c in changes):
+            return ""
+        return title
+
     def section_starts(self, section: int) -> set[int]:
         """The positions of the pieces of ``section`` that start a section (structure corrections)."""
         return {piece for (s, piece), changes in self.by_piece.items() if s == section
@@ -319,6 +356,9 @@ class JuanOverlay:
             return row
         if self.structure(section_position, row.position) in (HEADING, BYLINE):  # searched as a title
             return row._replace(text=text, layer="classic", kind="label")
+        if self.structure(section_position, row.position) == MAIN_TEXT:  # searched with the text of its layer
+            name, who = self.voice(layer, row.layer, row.layer_name, row.commentator)
+            return row._replace(text=text, layer=layer, kind="text", layer_name=name, commentator=who)
         name, who = self.voice(layer, row.layer, row.layer_name, row.commentator)
         return row._replace(text=text, layer=layer, layer_name=name, commentator=who)
 

@@ -14,10 +14,12 @@ from django.db.models.signals import post_save
 from django.db.models import Exists, OuterRef
 
 from reader.models import Edition, Juan, Section
-from reader.signals import juans_changed, juans_changing, naming_pieces, pieces_named, removal_asked
+from reader.signals import (juans_changed, juans_changing, naming_pieces, naming_titles, pieces_named, removal_asked,
+                            titles_unmade)
+from reader.stamp import KeptPerStamp
 
-from .models import ACCEPTED, BYLINE, HEADING, Proposal
-from .overlay import CORRECTING, accepted, place
+from .models import ACCEPTED, BYLINE, HEADING, MAIN_TEXT, STRUCTURE, Proposal
+from .overlay import CORRECTING, accepted, place, unmakes_title
 from .reattach import reattach, removal_lines
 from .workflow import recheck
 
@@ -96,8 +98,47 @@ def corrected_runs(sender, rows, **kwargs) -> dict:
     return out
 
 
+def _read_unmade_titles() -> frozenset[int]:
+    """The ids of the sections an accepted 此行是正文 correction stands in whose stored title was the
+    line it made text (``overlay.unmakes_title``): one query for the corrections, one for their
+    sections when there are any. Read at their stored places: a re-import moves them first
+    (``workflow.recheck``) and changes the corpus stamp this is kept by."""
+    rows = list(Proposal.objects.filter(status=ACCEPTED, kind=STRUCTURE, structure=MAIN_TEXT, edition__isnull=False)
+                .order_by().values_list("edition_id", "juan_number", "section_position", "original"))
+    if not rows:
+        return frozenset()
+    lines: dict[tuple[int, int, int], list[str]] = {}
+    for edition, juan, section, original in rows:
+        lines.setdefault((edition, juan, section), []).append(original)
+    sections = Section.objects.filter(juan__edition_id__in={e for e, _, _ in lines}, juan__number__in={j for _, j, _ in lines},
+                                      position__in={s for _, _, s in lines}).exclude(title="").order_by()
+    return frozenset(pk for pk, edition, juan, position, title, closer in sections.values_list(
+        "pk", "juan__edition_id", "juan__number", "position", "title", "closer")
+        if any(unmakes_title(line, title, closer) for line in lines.get((edition, juan, position), ())))
+
+
+_unmade = KeptPerStamp(_read_unmade_titles)
+
+
+def retitled(sender, **kwargs):
+    """``reader.signals.naming_titles``: true for a ``Section`` row an accepted 此行是正文 correction
+    stands in, as a subquery the naming query carries (no query)."""
+    return Exists(Proposal.objects.filter(status=ACCEPTED, kind=STRUCTURE, structure=MAIN_TEXT,
+                                          section_position=OuterRef("position"), edition_id=OuterRef("juan__edition_id"),
+                                          juan_number=OuterRef("juan__number")))
+
+
+def unmade_titles(sender, **kwargs) -> frozenset[int]:
+    """``reader.signals.titles_unmade``: the sections whose stored title an accepted 此行是正文
+    correction made text (``_read_unmade_titles``), kept per corpus stamp (accepting or reverting
+    one changes the stamp: ``workflow._tell``)."""
+    return _unmade.get()
+
+
 naming_pieces.connect(correctable, dispatch_uid="corrections_correctable")
 pieces_named.connect(corrected_runs, dispatch_uid="corrections_named")
+titles_unmade.connect(unmade_titles, dispatch_uid="corrections_unmade_titles")
+naming_titles.connect(retitled, dispatch_uid="corrections_retitled")
 juans_changed.connect(on_juans_changed, dispatch_uid="corrections_recheck")
 juans_changing.connect(on_juans_changing, dispatch_uid="corrections_recheck_changing")
 post_save.connect(on_edition_saved, sender=Edition, dispatch_uid="corrections_reattach")

@@ -21,14 +21,15 @@ from characters.gaiji import gaiji_reading
 
 from reader.importers.document import markup_in
 from reader.importers.source import BIDI_CONTROLS as SOURCE_BIDI_CONTROLS
-from reader.models import LAYER_CHOICES, Juan, bump_juan_versions
+from reader.models import LAYER_CHOICES, Juan, Piece, bump_juan_versions
+from reader.pieces import CLASSIC, LABEL
 from reader.signals import juans_changing
 from reader.stamp import corpus_changed
 
 from .anchors import context_of
 from .links import LinkError, clean_links
-from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, OWN_KINDS, PENDING, PRIVATE, PRIVATE_NOTE, REJECTED,
-                     REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
+from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, MAIN_TEXT, OWN_KINDS, PENDING, PRIVATE, PRIVATE_NOTE,
+                     REJECTED, REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
 from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
 from .positions import count
 from .readback import misread
@@ -245,6 +246,31 @@ def _check_layer(layer: str) -> None:
         raise ReviewError(f"無此層次 {layer[:40]!r}：層次有 {', '.join(dict(LAYER_CHOICES))} (unknown layer {layer[:40]!r})")
 
 
+#: A structure correction's layer given with another structure than 此行是正文: only a line made text joins a layer.
+LAYER_WITHOUT_TEXT = ("只有「此行是正文」須選層次：新節起、標題、署名不屬任何層次 (only 「此行是正文」 takes a layer: a section "
+                      "start, a heading or a byline belongs to none)")
+
+
+def _main_text_layer(structure: str, new_layer: str, juan: Juan, section: int, piece: int) -> str:
+    """The layer a structure correction stores (``Proposal.new_layer``): for 此行是正文 (``MAIN_TEXT``) the
+    layer chosen (``_check_layer``), the classic when none was (decision 0067), "" for the other
+    structures. Raises ``ReviewError`` for a layer given with another structure (``LAYER_WITHOUT_TEXT``),
+    and for 此行是正文 of a piece the import did not read as a heading or a label (``LABEL``): it is text
+    already (a line a correction made a heading is made text again by reverting that correction)."""
+    if structure != MAIN_TEXT:
+        if new_layer:
+            raise ReviewError(LAYER_WITHOUT_TEXT)
+        return ""
+    new_layer = new_layer or CLASSIC
+    _check_layer(new_layer)
+    stored = Piece.objects.filter(section__juan=juan, section__position=section, position=piece) \
+        .values_list("kind", flat=True).first()
+    if stored != LABEL:
+        raise ReviewError("此段匯入時已是正文，並非標題；校正所定之標題，撤回該校正即可 (the passage was imported as text, "
+                          "not as a heading: a heading a correction made is made text again by reverting that correction)")
+    return new_layer
+
+
 def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int, end: int, replacement: str = "",
             new_layer: str = "", structure: str = "", reason: str, evidence: str = "", tags=(), links=(),
             deletion: bool = False, address=None) -> Proposal:
@@ -304,7 +330,10 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
     if kind == LAYER:
         _check_layer(new_layer)
     if kind == STRUCTURE and structure not in dict(STRUCTURE_CHOICES):
-        raise ReviewError("請選擇此處為何：新節起、標題或署名 (choose what the passage is: a section starts here, a heading or a byline)")
+        raise ReviewError("請選擇此處為何：新節起、標題、署名或正文 (choose what the passage is: a section starts here, a "
+                          "heading, a byline or text)")
+    if kind == STRUCTURE:
+        new_layer = _main_text_layer(structure, new_layer, juan, section, piece)
     if kind == TEXT and not replacement and not deletion:
         raise ReviewError(EMPTY_NEW_TEXT)
     if kind == TEXT and replacement and deletion:
@@ -328,7 +357,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
             kind=kind, edition=juan.edition, edition_slug=juan.edition.slug, juan_number=juan.number,
             section_position=section, piece_position=piece, start=start, end=end, original=stored[start:end],
             before=before, after=after, first_before=before, first_after=after, replacement=replacement if kind not in WHOLE else "",
-            new_layer=new_layer if kind == LAYER else "", structure=structure if kind == STRUCTURE else "",
+            new_layer=new_layer if kind in (LAYER, STRUCTURE) else "", structure=structure if kind == STRUCTURE else "",
             reason=reason, evidence=evidence, author=user,
             tags=tags, links=links,
             status=PRIVATE if own else PENDING)
@@ -398,11 +427,22 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             _check_layer(new_layer)
             edited.append(f"layer {proposal.new_layer} → {new_layer}")
             proposal.new_layer = new_layer
-        if structure and structure != proposal.structure and proposal.kind == STRUCTURE:
+        if proposal.kind == STRUCTURE and ((structure and structure != proposal.structure)
+                                           or (new_layer and new_layer != proposal.new_layer)):
+            structure = structure or proposal.structure
             if structure not in dict(STRUCTURE_CHOICES):
-                raise ReviewError(f"無此結構 {structure!r} (unknown structure)")
-            edited.append(f"structure {proposal.structure} → {structure}")
-            proposal.structure = structure
+                raise ReviewError(f"無此結構 {structure[:40]!r} (unknown structure)")
+            juan = Juan.objects.filter(edition_id=proposal.edition_id, number=proposal.juan_number).first()
+            if juan is None:
+                raise ReviewError(f"此版本已無卷 {proposal.juan_number} (the edition has no juan {proposal.juan_number} any more)")
+            # a layer is 此行是正文's alone (an edit to another structure drops it; to 此行是正文, classic unless chosen)
+            layer = _main_text_layer(structure, (new_layer or proposal.new_layer) if structure == MAIN_TEXT else "",
+                                     juan, proposal.section_position, proposal.piece_position)
+            if structure != proposal.structure:
+                edited.append(f"structure {proposal.structure} → {structure}")
+            if layer != proposal.new_layer:
+                edited.append(f"layer {proposal.new_layer or '—'} → {layer or '—'}")
+            proposal.structure, proposal.new_layer = structure, layer
         if proposal.kind in PLACED:
             # the juan's row locked: two editors accepting two proposals of one place at once
             # each saw the other's still pending and both were accepted (PostgreSQL reads

@@ -23,7 +23,7 @@ from .juans import APPENDIX, Content, front_or_back, juan_contents, short_label
 from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, person_text, section_byline
 from .pieces import CLASSIC, EDITORIAL, PARATEXT, TEXT, is_classic
-from .signals import naming_pieces, pieces_named
+from .signals import naming_pieces, naming_titles, pieces_named, titles_unmade
 
 
 def juan_label(juan) -> str:
@@ -178,13 +178,59 @@ def section_opening(section) -> str:
     return opening
 
 
+def unmade_titles() -> frozenset[int]:
+    """The ids of the sections whose stored title an accepted correction made text (此行是正文: the
+    heading line the title was read from is text), asked of the layer above (``reader.signals.
+    titles_unmade``: ``corrections.receivers.unmade_titles``, kept per corpus stamp: one query after a
+    change, none after); empty without a receiver."""
+    found: frozenset[int] = frozenset()
+    for _, ids in titles_unmade.send(sender=Section):
+        found |= frozenset(ids or ())
+    return found
+
+
+def read_title(section, title: str) -> None:
+    """Give ``section`` (a ``Section`` read for display or naming, never saved) ``title``, its title
+    as corrected, read by whoever set it (``reader.reading.chapter_views`` from the juan's corrections,
+    ``resolve_titles`` from ``unmade_titles``): ``section.title`` becomes it, the stored one kept as
+    ``imported_title``, and ``section.title_read`` says that it needs no reading again (``section_title``)."""
+    if title != section.title:
+        section.imported_title = section.title
+        section.title = title
+        section.overlaid = True  # ``reader.models.Section.save`` refuses it
+    section.title_read = True
+
+
+def titled_by_closer(title: str, closer: str | None) -> bool:
+    """Whether a section's ``title`` is its 右… line's (``closer``, 右張侯 titles 張侯: the seed's
+    sections, a 記 after its text): no heading line titles it, and no correction of one takes it."""
+    return bool(title and closer and closer.endswith(title))
+
+
+def resolve_titles(sections) -> None:
+    """``read_title`` of each of ``sections`` with a stored title not read yet (``title_read``): ""
+    for one in ``unmade_titles``, its stored title for the others; the set asked only when one
+    such section is given (none asked for a page's sections, which ``chapter_views`` read, for a
+    section titled by its closer, ``titled_by_closer``, or for an object that is no stored section)."""
+    todo = [s for s in sections if s.title and not getattr(s, "title_read", False) and getattr(s, "pk", None)
+            and not titled_by_closer(s.title, getattr(s, "closer", None))]
+    if not todo:
+        return
+    unmade = unmade_titles()
+    for s in todo:
+        read_title(s, "" if s.pk in unmade else s.title)
+
+
 def section_title(section) -> str:
     """The section's title as corrected: its stored ``title``, else the heading an accepted
     structure correction (此行是標題) made of a line before its main text (``opening_heading``),
     else "". The heading is ``section.made_heading`` when the page set it from the pieces it shows
     (or ``set_openings``, ``section_opening`` did), else read with the opening words (one query);
     "" when a caller set ``section.opening`` alone.
-    The stored title is never changed: reverting the correction gives the section its name again."""
+    A stored title is the title unless a correction made its line text (此行是正文, ``resolve_titles``:
+    the section is then named as an untitled one). The stored title is never changed: reverting the
+    correction gives the section its name again."""
+    resolve_titles([section])
     if section.title:
         return section.title
     heading = getattr(section, "made_heading", None)
@@ -216,6 +262,8 @@ def set_openings(sections) -> None:
     """Give each untitled section of ``sections`` (``Section`` objects) its ``opening``
     (``opening_words`` of its main text) with one query for them all, so that a table of
     contents names them without a query each."""
+    sections = list(sections)
+    resolve_titles(sections)  # a stored title a correction made text: named by its opening words
     todo = {s.pk: s for s in sections if not s.title and getattr(s, "opening", None) is None}
     if not todo:
         return
@@ -268,12 +316,20 @@ def section_names(keys) -> dict[tuple[str, int, int], str]:
              Juan.objects.filter(edition__slug__in={s for s, _ in wanted}, number__in={n for _, n in wanted})
              .order_by().values_list("pk", "edition__slug", "number") if (slug, number) in wanted}
     found: dict[tuple[str, int, int], tuple] = {}
-    for pk, juan_id, position, title, chapter_title in (
-            Section.objects.filter(juan_id__in=list(juans), position__in={p for _, _, p in keys})
-            .order_by().values_list("pk", "juan_id", "position", "title", "chapter__title")):
+    rows = Section.objects.filter(juan_id__in=list(juans), position__in={p for _, _, p in keys})
+    marks = [expr for _, expr in naming_titles.send(sender=Section) if expr is not None]
+    if marks:  # whether a correction may make its title text, asked in the same query
+        rows = rows.annotate(retitled=marks[0] if len(marks) == 1 else reduce(operator.or_, marks))
+    marked = False
+    for pk, juan_id, position, title, chapter_title, *mark in rows.order_by().values_list(
+            "pk", "juan_id", "position", "title", "chapter__title", *(("retitled",) if marks else ())):
         key = (*juans[juan_id], position)
         if key in keys:
             found[key] = (pk, title, chapter_title)
+            marked = marked or bool(title and mark and mark[0])
+    if marked:  # a stored title a correction made text names nothing (``unmade_titles``)
+        unmade = unmade_titles()
+        found = {key: (pk, "" if pk in unmade else title, chapter) for key, (pk, title, chapter) in found.items()}
     openings = section_openings([pk for pk, title, _ in found.values() if not title])
     none = Opening("", [])
     # section_heading's rule on the rows: the title (as corrected), else the opening words, else the chapter's title

@@ -515,6 +515,11 @@ class Section(models.Model):
         """``12-2a`` from ``KR1d0086_WYG_012-2a`` (Kanripo's juan-page-side), or ""."""
         return page_label(self.page)
 
+    def save(self, *args, **kwargs):
+        if getattr(self, "overlaid", False):  # a corrected title (``reader.citation.read_title``) is never stored
+            raise ValueError(f"section {self.pk} holds a corrected title (an overlay): it is never saved")
+        super().save(*args, **kwargs)
+
     class Meta:
         ordering = ["juan", "position"]
         constraints = [models.UniqueConstraint(fields=["juan", "position"], name="unique_section_position")]

@@ -13,6 +13,7 @@ from config.budget import check
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LAYERS, TEXT
 from reader.pieces import NOTE_LAYERS
 
+from .citation import read_title
 from .display import Display
 from .importers.mandoku.column_order import in_reading_order
 from .models import Chapter, Juan, Piece, Section
@@ -192,7 +193,9 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     the piece as those parts, in order (a layer correction of part of a piece). A piece whose
     text it changed, and each part, carries ``shown_offset(offset)``, mapping offsets of the
     text as imported (the pages are planned on it) to its new text: each cut moves with the
-    text, and a part the page's cuts do not reach is not shown."""
+    text, and a part the page's cuts do not reach is not shown. Its ``section_title(position,
+    title, closer)``, when it has one, is each section's title as corrected (a heading made text:
+    ``reader.citation.read_title`` sets it on the section, the stored one kept as ``imported_title``)."""
     # each chapter's first section position, for its heading's notes (a subquery: no GROUP BY,
     # which would lose the chapters' ordering on PostgreSQL)
     first = Section.objects.filter(chapter=OuterRef("pk")).order_by("position").values("position")[:1]
@@ -207,9 +210,11 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
         # An aggregate makes a GROUP BY, which Django gives no Meta.ordering: order it here
         # (PostgreSQL returned the sections in hash order).
         qs = qs.annotate(chars=Sum(Length("pieces__text")), piece_count=Count("pieces")).order_by("position")
+    retitle = getattr(overlay, "section_title", None)
     for s in qs:
         s.juan = juan
         s.chapter = chapters[s.chapter_id].chapter
+        read_title(s, retitle(s.position, s.title, s.closer) if retitle is not None else s.title)
         s.closer_mark = (s.closer or "")[:1]
         view = SectionView(s, paragraphs=[[] for _ in range(s.paragraph_count)])
         views[s.pk] = view

@@ -56,6 +56,18 @@ naming_pieces = Signal()
 #: corrections and notes, kept to come back when the edition is imported again), or [].
 removal_asked = Signal()
 
+#: Sent by ``reader.citation.unmade_titles`` (naming a section whose stored title nobody read as
+#: corrected yet): a receiver returns the ids of the sections whose stored title is no title in the
+#: corrected reading, a line the import read as their heading being text (``corrections.receivers.
+#: unmade_titles``: an accepted 此行是正文 correction, decision 0067), as a set, or None.
+titles_unmade = Signal()
+
+#: Sent by ``reader.citation.section_names`` before it reads the sections: a receiver returns a
+#: boolean query expression over ``Section`` rows, true for a section whose stored title a correction
+#: may make no title (one an accepted 此行是正文 correction stands in: ``corrections.receivers.
+#: retitled``), or None. The query carries it; ``titles_unmade`` is asked only when a row is marked.
+naming_titles = Signal()
+
 _state = threading.local()
 
 

@@ -44,6 +44,7 @@ from reader.importers.document import (CLASSIC, DEFAULT_LAYER, EDITORIAL, LABEL,
                                        RECORD_NOTE)
 from corrections.overlay import juan_overlay
 from reader.importers.mandoku.column_order import reading_groups
+from reader.citation import opening_heading, read_title
 from reader.models import Piece
 from reader.people import byline_pieces
 from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES, NOTE_LAYERS
@@ -59,6 +60,8 @@ ANALYSIS_CHANGES = {
     1: "each label of front matter (a preface's heading, a 目錄's entry) a 序跋 passage of its own, and hits in the "
        "catalogue's order (經 史 子 集)",
     2: "a work without a Kanripo ID after the Kanripo works of its class in the hit order",
+    3: "a passage's section title as corrected: a line a correction made a heading titles its untitled section, "
+       "a heading a correction made text titles nothing (decision 0067)",
 }
 ANALYSIS = max(ANALYSIS_CHANGES)
 
@@ -366,17 +369,10 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             work_slug=edition.slug, work_title=work.title, juan_id=juan.pk, juan_number=juan.number,
             juan_label=juan.display_label, chapter_id=chapter.pk, chapter_title=chapter.title,
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
-            section_title=section.title if section else "", piece_starts=passage.piece_starts(),
+            section_title=titles[section.pk] if section else "", piece_starts=passage.piece_starts(),
             juan_version=juan.version, layer_name=passage.layer_name, commentator=passage.commentator,
             script=edition.script, catalogue_key=catalogue_key,
         )
-
-    first_section_of = {}
-    for s in sections:
-        first_section_of.setdefault(s.chapter_id, s)
-    for chapter in chapters.values():
-        for passage in chapter_passages(chapter):
-            docs.append(document(first_section_of.get(chapter.pk), chapter, passage))
 
     overlay = juan_overlay(juan)  # the corrected reading is what is searched (corrections.overlay)
     positions = {s.pk: s.position for s in sections}
@@ -393,6 +389,19 @@ def documents_for_juan(juan) -> list[SearchDocument]:
         # a layer correction of part of a piece makes it two or three rows, one per layer
         for part in overlay.rows(positions[piece.section_id], piece) if overlay else (piece,):
             by_section.setdefault(part.section_id, []).append(part)
+    titles = {s.pk: s.title for s in sections}
+    if overlay:  # each passage's section title as corrected (as the reading page and the API give it)
+        for s in sections:
+            read_title(s, overlay.section_title(s.position, s.title, s.closer))
+            titles[s.pk] = s.title or opening_heading(
+                _Structured(p.kind, p.layer, p.text, overlay.structure(s.position, p.position) or "")
+                for p in by_section.get(s.pk, ()))
+    first_section_of = {}
+    for s in sections:
+        first_section_of.setdefault(s.chapter_id, s)
+    for chapter in chapters.values():
+        for passage in chapter_passages(chapter):
+            docs.append(document(first_section_of.get(chapter.pk), chapter, passage))
     for section in sections:
         pieces = by_section.get(section.pk, [])
         note_of = None
@@ -403,6 +412,16 @@ def documents_for_juan(juan) -> list[SearchDocument]:
         for passage in corrected_section_passages(section, pieces, overlay, note_of):
             docs.append(document(section, chapters[section.chapter_id], passage))
     return docs
+
+
+class _Structured(NamedTuple):
+    """A corrected search row as ``reader.citation.opening_heading`` reads it: ``structure``, what a
+    structure correction made of it (``"heading"`` …, "" for none)."""
+
+    kind: str
+    layer: str
+    text: str
+    structure: str
 
 
 class _Stretch(NamedTuple):

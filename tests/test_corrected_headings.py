@@ -1,8 +1,10 @@
 """A line an accepted structure correction makes a heading (此行是標題) titles its untitled
 section everywhere the section is named, as a text correction's characters are read: the
 section page's title and 引用, the juan page's table of contents and 引用, the API's ``title``
-and ``name``, the hit lists; reverting gives the section its name again (``reader.citation.
+and ``name``, the hit lists, a hit's ``section.title`` in the API and its CSV; reverting gives the section its name again (``reader.citation.
 section_title``, read through ``reader.signals.pieces_named``). The stored pieces never change."""
+import csv
+import io
 import re
 
 from corrections.workflow import accept, propose, revert
@@ -30,12 +32,14 @@ def names(client, work_id) -> tuple:
     in_juan = client.get(f"/api/works/{work_id}/juans/1/").json()["chapters"][0]["sections"][1]
     hits = client.get("/search/", {"q": "故不問而告"}).content.decode()
     api_hit = client.get("/api/search/", {"q": "故不問而告"}).json()["results"][0]["section"]
+    rows = list(csv.DictReader(io.StringIO(b"".join(client.get("/api/search/export/csv/", {"q": "故不問而告"})
+                                                    .streaming_content).decode("utf-8-sig"))))
     section = Section.objects.select_related("juan__edition", "juan__work").get(juan__work_id=work_id, position=2)
     return (re.search(r"<title>[^<]*</title>", page)[0], re.search(r'<h1 class="section-page-title">.*?</h1>', page)[0],
             re.findall(r"[^>]*「[^」]*」（四部叢刊本，葉 1-6b）", page), re.findall(r'<li><a href="#s2">[^<]*</a>', juan),
             re.findall(r"[^>]*「[^」]*」（四部叢刊本，葉 1-6b）", juan),
             (api["title"], api["name"], api["citation"]), (in_juan["title"], in_juan["name"]),
-            re.findall(r'<a class="where"[^>]*>[^<]*</a>', hits), api_hit,
+            re.findall(r'<a class="where"[^>]*>[^<]*</a>', hits), api_hit, [(r["section"], r["section_title"]) for r in rows],
             section_title(section), section_label(section), section_names({("KR3a0002", 1, 2)}))
 
 
@@ -47,31 +51,44 @@ def expected(title: str, name: str) -> tuple:
             f'<h1 class="section-page-title">{name} <small>荀子（四部叢刊本）卷第一 §2</small></h1>',
             [CITED.format(name)], [f'<li><a href="#s2">{name}</a>'], [CITED.format(name)],
             (title, name, CITED.format(name) + " http://testserver/works/KR3a0002/juan/1/2/"), (title, name),
-            [hit], {"position": 2, "title": "", "name": name},
+            [hit], {"position": 2, "title": title, "name": name}, [("2", name)],
             title, f"§2「{name}」", {("KR3a0002", 1, 2): name})
+
+
+def section_two(juan) -> list[tuple[str, str, str]]:
+    """``(kind, layer, text)`` of the stored pieces of ``juan``'s §2, in order."""
+    return list(Piece.objects.filter(section__juan=juan, section__position=2).order_by("position")
+                .values_list("kind", "layer", "text"))
+
+
+def imported(path, backend):
+    """The juan of ``path`` imported and indexed in ``backend``, and its §2's stored pieces (``section_two``)."""
+    juan = import_file(path).juan
+    index_all(backend)
+    return juan, section_two(juan)
 
 
 def test_a_line_made_a_heading_titles_its_section_everywhere_and_reverting_restores_it(
         client, empty_db, search_backend, people, django_capture_on_commit_callbacks):
-    juan = import_file(XUNZI).juan
-    index_all(search_backend)
-    stored = list(Piece.objects.filter(section__juan=juan, section__position=2).order_by("position")
-                  .values_list("kind", "layer", "text"))
+    juan, stored = imported(XUNZI, search_backend)
     assert stored[0] == ("text", "classic", LINE)
     assert names(client, juan.work_id) == expected("", OPENING)
     p = propose(people["contributor"], juan, kind="structure", section=2, piece=0, start=0, end=1, structure="heading",
                 reason="此行是篇中小題")
-    with django_capture_on_commit_callbacks(execute=True):  # the page cache's stamp moves, the juan is reindexed
+    with django_capture_on_commit_callbacks(execute=True):  # the page cache's stamp moves
         accept(p, people["editor"])
+    # the juan as accepting reindexes it once its transaction commits (the import's reindex, which the test's
+    # transaction never commits, would take it in): a hit's section.title is the corrected title
+    index_all(search_backend)
     assert names(client, juan.work_id) == expected(LINE, LINE)
     # the line is shown as the heading it is, its 「校」 after it; the stored pieces are as imported
     page = client.get("/works/KR3a0002/juan/1/2/?layout=horizontal").content.decode()
     assert f'<span class="label corrected-heading" id="s2-p0">{LINE}</span><a class="corr-mark" href="/corrections/{p.pk}/"' \
         in page
-    assert list(Piece.objects.filter(section__juan=juan, section__position=2).order_by("position")
-                .values_list("kind", "layer", "text")) == stored
+    assert section_two(juan) == stored
     with django_capture_on_commit_callbacks(execute=True):
         revert(p, people["editor2"], reason="此行是正文")
+    index_all(search_backend)
     assert names(client, juan.work_id) == expected("", OPENING)
 
 

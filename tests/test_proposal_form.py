@@ -24,7 +24,8 @@ FORM = "/corrections/propose/禮書綱目/10/"
 
 def kind_fields(html: str) -> list[tuple[str, str, str]]:
     """``(data-kinds, the field's name as labelled, the kinds its label names)`` of each field box."""
-    return re.findall(r'<div class="kind-field" data-kinds="([^"]+)">\n(?:<fieldset><legend>|<label for="[^"]+">)'
+    return re.findall(r'<div class="kind-field" data-kinds="([^"]+)"(?: data-structure="[^"]+")?>\n'
+                      r'(?:<fieldset><legend>|<label for="[^"]+">)'
                       r'<span class="field-name"[^>]*>([^<]+)</span> <span class="field-kinds">（([^）]+)）</span>', html)
 
 
@@ -42,8 +43,8 @@ def test_each_field_names_the_kinds_it_belongs_to_and_the_page_names_the_edition
     assert kind_fields(html) == [
         ("text annotation private_note", "改為／注記 (new text, or the note)", "文字校正、注記、私人筆記"),
         ("text", "刪去所選文字，不改為他字 (delete the selected characters)", "文字校正"),
-        ("layer", "層次 (layer)", "層次校正"),
         ("structure", "結構 (structure)", "結構校正"),
+        ("layer structure", "層次 (layer)", "層次校正、結構校正"),
         ("annotation private_note", "標籤 (tags)", "注記、私人筆記"),
         ("annotation private_note", "連結（每行一個：cbdb:3767 或 https://…） (links, one a line)", "注記、私人筆記"),
         ("text layer structure annotation", "理由（必填） (reason, required)", "文字校正、層次校正、結構校正、注記"),
@@ -51,6 +52,10 @@ def test_each_field_names_the_kinds_it_belongs_to_and_the_page_names_the_edition
     # the new text's label as each kind reads it, for the script to show
     assert ('<span class="field-name" data-label-text="改為 (new text)" data-label-annotation="注記 (the note)" '
             'data-label-private_note="筆記 (the note, yours alone)">改為／注記 (new text, or the note)</span>') in html
+    # the layer: a structure correction's only when it makes a line text (此行是正文), for the script to show so
+    assert ('<div class="kind-field" data-kinds="layer structure" data-structure="text">\n<label for="id_new_layer">'
+            '<span class="field-name" data-label-structure="此行是正文時所屬層次，未選為經 (the layer of a line made text: 經 '
+            'unless chosen)">層次 (layer)</span>') in html
     # the tags are a group of check boxes: a fieldset named by its legend
     assert '<fieldset><legend><span class="field-name">標籤 (tags)</span>' in html
     # the place: the edition (the seed, the only edition of its work, is named by its collection), juan, section

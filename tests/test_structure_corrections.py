@@ -22,9 +22,9 @@ P4, P6, P8 = "宰戒百官有事於射者", "射人戒諸公卿大夫射司士�
 
 def test_a_structure_correction_needs_its_structure_and_takes_the_whole_passage(seed_juan):
     who = account("cs", "contributor")
-    with pytest.raises(ReviewError, match=r"^請選擇此處為何：新節起、標題或署名 \(choose what the passage is"):
+    with pytest.raises(ReviewError, match=r"^請選擇此處為何：新節起、標題、署名或正文 \(choose what the passage is"):
         propose(who, seed_juan, kind="structure", section=1, piece=4, start=0, end=2, reason="r")
-    with pytest.raises(ReviewError, match=r"^請選擇此處為何：新節起、標題或署名 \(choose what the passage is"):
+    with pytest.raises(ReviewError, match=r"^請選擇此處為何：新節起、標題、署名或正文 \(choose what the passage is"):
         propose(who, seed_juan, kind="structure", section=1, piece=4, start=0, end=2, structure="chapter", reason="r")
     p = propose(who, seed_juan, kind="structure", section=1, piece=4, start=2, end=4, structure="heading", reason="r")
     assert (p.start, p.end, p.original, p.structure, p.replacement, p.shown_change) == (

@@ -26,7 +26,9 @@
    naming its kinds. Here only the chosen kind's fields are shown, and the others are disabled,
    so that the form sends only what the kind reads (tags typed for an annotation are not sent
    with a text correction); a field read as different things by different kinds takes the
-   chosen kind's label (data-label-<kind>: 改為 for a text correction, 注記 for an annotation). */
+   chosen kind's label (data-label-<kind>: 改為 for a text correction, 注記 for an annotation); a field
+   a structure correction reads with one structure alone (data-structure: the layer of 此行是正文) is
+   shown for that structure only. */
 (function () {
   "use strict";
   var form = document.getElementById("proposal-form");
@@ -34,10 +36,13 @@
   if (!kind) return;
   var names = [];
   form.querySelectorAll(".kind-field .field-name").forEach(function (el) { names.push([el, el.textContent]); });
+  var structure = form.querySelector("select[name=structure]");
   function show() {
     var chosen = kind.value;
     form.querySelectorAll(".kind-field[data-kinds]").forEach(function (box) {
       var on = box.getAttribute("data-kinds").split(" ").indexOf(chosen) >= 0;
+      var only = box.getAttribute("data-structure");
+      if (on && only && chosen === "structure" && structure) on = structure.value === only;
       box.hidden = !on;
       box.querySelectorAll("input, select, textarea").forEach(function (control) { control.disabled = !on; });
     });
@@ -47,6 +52,7 @@
   }
   form.classList.add("by-kind");
   kind.addEventListener("change", show);
+  if (structure) structure.addEventListener("change", show);
   window.addEventListener("pageshow", show);  // a form restored by the back button keeps its kind
   show();
 })();

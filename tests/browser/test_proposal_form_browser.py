@@ -90,8 +90,8 @@ def test_without_javascript_every_field_names_its_kinds(form_tab):
     assert page.locator(".kind-field").count() == 8 and page.locator(".kind-field:visible").count() == 8
     assert page.locator(".kind-field > label, .kind-field > fieldset > legend").all_inner_texts() == [
         "改為／注記 (new text, or the note) （文字校正、注記、私人筆記）",
-        "刪去所選文字，不改為他字 (delete the selected characters) （文字校正）", "層次 (layer) （層次校正）",
-        "結構 (structure) （結構校正）", "標籤 (tags) （注記、私人筆記）",
+        "刪去所選文字，不改為他字 (delete the selected characters) （文字校正）", "結構 (structure) （結構校正）",
+        "層次 (layer) （層次校正、結構校正）", "標籤 (tags) （注記、私人筆記）",
         "連結（每行一個：cbdb:3767 或 https://…） (links, one a line) （注記、私人筆記）",
         "理由（必填） (reason, required) （文字校正、層次校正、結構校正、注記）",
         "依據（他本、書影、字書） (evidence) （文字校正、層次校正、結構校正、注記）"]
@@ -153,3 +153,35 @@ def test_a_selection_after_a_gaiji_or_an_ext_b_character_is_the_place_the_form_n
             assert tab.axe() == []
             tab.shot("proposal-form-gaiji")
         page.go_back()
+
+
+def test_a_heading_made_text_chooses_its_layer(site, signed_in):
+    """周禮訂義 (KR1d0010) 卷一 §2: the import read 「惟王建國」, the 周禮's sentence printed flush over its
+    commentaries, as the section's heading. 結構校正 offers 此行是正文 (decision 0067), and then, only then,
+    the layer the line is text of (經 unless chosen), axe clean; the proposal stores it."""
+    import_file(SHARED / "corpus" / "kanripo-jingbu" / "KR1d0010" / "KR1d0010_001.txt")
+    tab = signed_in("contrib", "contributor", "/corrections/propose/KR1d0010/1/?section=2&piece=0&start=0&end=4")
+    page = tab.page
+    assert page.locator("h1").inner_text() == "校正：周禮訂義（四庫全書・文淵閣本）卷一 §2「惟王建國」"
+    page.select_option("#id_kind", "structure")
+    assert page.evaluate(SHOWN) == ["結構 (structure)", "理由（必填） (reason, required)", "依據（他本、書影、字書） (evidence)"]
+    assert page.locator("#id_structure option").all_inner_texts() == [
+        "—", "此處起新節 (a section starts here)", "此行是標題 (a heading)", "此行是署名 (a byline)",
+        "此行是正文 (this line is text)"]
+    page.select_option("#id_structure", "text")
+    assert page.evaluate(SHOWN) == ["結構 (structure)",
+                                    "此行是正文時所屬層次，未選為經 (the layer of a line made text: 經 unless chosen)",
+                                    "理由（必填） (reason, required)", "依據（他本、書影、字書） (evidence)"]
+    assert tab.axe() == []
+    tab.shot("proposal-form-heading-made-text")
+    page.select_option("#id_structure", "heading")  # another structure: no layer, none sent
+    assert page.evaluate(SHOWN)[:2] == ["結構 (structure)", "理由（必填） (reason, required)"]
+    assert page.locator("#id_new_layer").is_disabled()
+    page.select_option("#id_structure", "text")
+    page.fill("#id_reason", "周禮經文，頂格大字，非標題")
+    page.click(".proposal-form button[type=submit]")
+    page.locator("h1", has_text="校正").wait_for()
+    p = Proposal.objects.get()
+    assert (p.kind, p.structure, p.new_layer, p.original) == ("structure", "text", "classic", "惟王建國")
+    assert page.locator(".change, main").first.inner_text().count("「惟王建國」 → 此行是正文（經） (this line is text: classic)") == 1
+    assert tab.axe() == []
