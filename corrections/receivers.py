@@ -78,7 +78,9 @@ def corrected_runs(sender, rows, **kwargs) -> dict:
     those an accepted correction changes, corrected as a search row is (``JuanOverlay.row``: text,
     layer, a heading made a label, its ``structure`` saying it is a heading or a byline, so that a
     heading opening an untitled section names it: ``reader.citation.opening_heading``), as
-    ``{(section id, position): run}``. One query for their
+    ``{(section id, position): run}``, or a list of runs for a piece a layer correction of part of
+    it splits (``JuanOverlay.rows``: each part of its layer, so that characters made commentary
+    name no section, as on the reading page). One query for their
     sections, then two for each juan (its corrections and where they stand); sent only when a row
     is marked, so none in a library without accepted corrections."""
     sections = {pk: (juan_id, position) for pk, juan_id, position in
@@ -90,7 +92,11 @@ def corrected_runs(sender, rows, **kwargs) -> dict:
         if run.section in sections:
             juan_id, position = sections[run.section]
             overlay = overlays[juan_id]
-            new = overlay.row(position, run)
+            parts = overlay.rows(position, run)
+            if len(parts) > 1:  # a layer correction of part of it: its parts, as the reading page reads them
+                out[(run.section, run.position)] = parts
+                continue
+            new = parts[0]
             if new is not run:
                 structure = overlay.structure(position, run.position)
                 out[(run.section, run.position)] = new._replace(structure=structure) if structure in (

@@ -157,8 +157,9 @@ def section_openings(section_ids: list[int]) -> dict[int, Opening]:
     if not corrected:
         return {pk: Opening("", runs) for pk, runs in texts.items()}
     runs_of: dict[int, list[PieceRun]] = {pk: [] for pk in section_ids}
-    for run in read:
-        runs_of[run.section].append(corrected.get((run.section, run.position), run))
+    for run in read:  # a run corrected, or the parts a layer correction of part of it makes
+        got = corrected.get((run.section, run.position), run)
+        runs_of[run.section].extend(got if isinstance(got, list) else [got])
     out = {}
     for pk, runs in runs_of.items():
         classic = [run.text for run in runs if is_classic(_Kind(run.kind, run.layer))]

@@ -37,7 +37,8 @@ juans_changing = Signal()
 #: Sent by ``reader.citation.classic_runs`` with ``rows``, the stored pieces it read to name
 #: sections by their opening words, as ``PieceRun`` tuples (section id, position, text, kind, layer,
 #: layer_name, commentator, structure: ``"heading"`` for a line a correction made a heading).
-#: A receiver returns ``{(section id, position): PieceRun}`` for the pieces whose reading differs
+#: A receiver returns ``{(section id, position): PieceRun}`` (or a list of them: the parts a layer
+#: correction of part of a piece makes) for the pieces whose reading differs
 #: from the stored one (``corrections.receivers``: the accepted corrections, so that a section is
 #: named by its corrected text in every list, as its own page reads it), or ``{}``.
 pieces_named = Signal()
