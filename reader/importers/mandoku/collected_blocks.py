@@ -216,29 +216,67 @@ def _note_voice(text: str) -> str:
     return SUBCOMMENTARIES.get(text[:2]) or (cited_name(m.group(0)) if m else "")
 
 
+def _line_indent(raw: str) -> int:
+    """The indentation (U+3000) of the printed line a layout entry holding a line end begins."""
+    tail = re.sub(r"<pb:[^>]*>", "", raw.rsplit("\n", 1)[-1])
+    return len(tail) - len(tail.lstrip("\u3000"))
+
+
+def _by_lines(para: list[PieceDoc], indent: int) -> list[tuple[PieceDoc, bool]]:
+    """``para``'s pieces, each with whether it is printed on a line one column lower or deeper, a full-size
+    piece cut where a printed line of the other kind begins: the line loop runs a flush line of the
+    classic on after the last full line of a block above it, and a block's first line after the
+    classic's (儀禮義疏 卷四 ``　賔後言升盖舉觶于賓目下事耳文不妨扵互倒也`` over ``降洗升實之西階上北面…``).
+    ``indent``: the indentation of the paragraph's first line (``indented.paragraph_indents``)."""
+    out: list[tuple[PieceDoc, bool]] = []
+    lower = indent >= 1  # whether the printed line at this place is one column lower or deeper
+    pending = False  # the piece before ended a line (a note's ``)¶``): this one's head holds the indentation
+    for piece in para:
+        events = sorted((offset, _line_indent(raw) >= 1) for offset, raw in piece.layout if "\n" in raw)
+        if pending and not any(offset == 0 for offset, _ in events):
+            lower = any(offset == 0 and raw.startswith("\u3000") for offset, raw in piece.layout)
+        lower = next((now for offset, now in events if offset == 0), lower)
+        pending = any(offset == len(piece.text) and raw.endswith("\n") for offset, raw in piece.layout)
+        inside = [(offset, now) for offset, now in events if 0 < offset < len(piece.text)]
+        cuts, kinds, here = [], [lower], lower
+        for offset, now in inside:
+            if now != here and piece.kind == TEXT:
+                cuts.append(offset)
+                kinds.append(now)
+            here = now
+        parts = split_piece(piece, cuts) if cuts else [piece]
+        out.extend(zip(parts, kinds))
+        lower = events[-1][1] if events and events[-1][0] > 0 else here
+    return out
+
+
 def collected_layers(doc: JuanDocument) -> int:
-    """Read ``doc``'s indented paragraphs as the editors' collected commentary (module docstring), in
-    place: each full-size piece of the classic in a paragraph indented one or more is cut at its
+    """Read ``doc``'s lines one column lower or deeper as the editors' collected commentary (module
+    docstring), in place: each full-size piece of the classic printed so (``_by_lines``) is cut at its
     parts (``_cuts``) and each part given ``COMMENTARY``, ``LAYER_NAME``, basis ``LAYOUT`` and the
     man who said it; a part that opens with no name goes on in the voice before it, and a block
-    (a paragraph opening with a category) starts in the editors'. Small print inside the blocks keeps
-    its layer (the commentary's) and is named the block's, its words said by the man it names
-    (``_note_voice``); a note before any text of an indented paragraph ends the classic's line above
-    (its sound glosses) and stays as it is. Flush paragraphs, headings and a 篇's heading printed one
-    lower with its note (``PIAN``) are left as they are. Returns the characters given to the commentary."""
+    (a run of such lines opening with a category) starts in the editors'. Small print inside the blocks
+    keeps its layer (the commentary's) and is named the block's, its words said by the man it names
+    (``_note_voice``); a note before any text of a block ends the classic's line above (its sound
+    glosses) and stays as it is. Flush lines, headings and a 篇's heading printed one lower with its
+    note (``PIAN``) are left as they are. Returns the characters given to the commentary."""
     untitle_blocks(doc)
     moved = 0
     voice = ""
     for para, indent in paragraph_indents(doc):
-        if indent < 1:
+        if indent < 1 and len(para) == 1 and para[0].kind == TEXT and CLOSING.match(para[0].text):
+            para[0].kind = LABEL  # 右筮賓: the editors' name of the passage above, no word of the classic
             voice = ""
-            if len(para) == 1 and para[0].kind == TEXT and CLOSING.match(para[0].text):
-                para[0].kind = LABEL  # 右筮賓: the editors' name of the passage above, no word of the classic
             continue
+        pieces = _by_lines(para, indent)
+        lines = _line_starts([p for p, _ in pieces])
         out: list[PieceDoc] = []
-        lines = _line_starts(para)
-        first = True  # no text yet: a note here ends the classic's line above (its sound glosses)
-        for piece in para:
+        first = True  # no text of the block yet: a note here ends the classic's line above (its sound glosses)
+        for piece, lower in pieces:
+            if not lower:
+                voice, first = "", True
+                out.append(piece)
+                continue
             if piece.kind == NOTE and piece.effective_layer == COMMENTARY and not first:
                 piece.layer_name, piece.commentator = LAYER_NAME, _note_voice(piece.text)
             if piece.kind != TEXT or piece.layer not in ("", CLASSIC) or first and PIAN.match(piece.text):
