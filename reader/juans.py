@@ -228,6 +228,18 @@ class Content:
     title: str
     category: str = ""
     continued: bool = False
+    #: The category is printed over the title, not after it (文選's 部 over its 類: 六臣註文選 卷七 ``　賦`` over
+    #: ``　　郊祀(…``, 卷十九 ``　賦癸`` over ``　　情(…``): the work page names it before the title (賦〈郊祀〉),
+    #: as the book does, so it never reads as a word of the chapter before it (〈郊祀〉賦〈畋獵〉).
+    category_over: bool = False
+
+    @classmethod
+    def of(cls, chapter) -> "Content":
+        """The entry of ``chapter`` (a ``Chapter``): its title and category, and whether its printed heading
+        opens with the category (``heading`` 賦癸情: ``category_over``; 尚書's 舜典第二　虞書 does not)."""
+        heading = getattr(chapter, "heading", None) or ""  # (a stand-in with no heading: none printed)
+        over = bool(chapter.category) and heading.startswith(chapter.category) and not heading.startswith(chapter.title)
+        return cls(chapter.title, chapter.category, category_over=over)
 
 
 def front_or_back(juan) -> bool:
@@ -255,10 +267,10 @@ def juan_contents(juans) -> None:
             if chapter.title and chapter.title.endswith(APPENDIX):
                 juan.appendices.append(chapter.title)
             elif chapter.title:
-                last = Content(chapter.title, chapter.category)
+                last = Content.of(chapter)
                 juan.contents.append(last)
             elif k == 0 and last is not None and not _MATTER.search(juan.label or ""):
-                juan.contents.append(Content(last.title, last.category, continued=True))
+                juan.contents.append(Content(last.title, last.category, continued=True, category_over=last.category_over))
         if front_or_back(juan):
             last = None
 
@@ -333,7 +345,7 @@ def printed_entries(juans) -> list[PrintedJuan]:
             groups[-1][1].extend(waiting)
         before = 0
         for k, (label, members) in enumerate(groups):
-            contents = [Content(c.title, c.category) for c in members  # 〈卷首下〉 under 卷首下: named once
+            contents = [Content.of(c) for c in members  # 〈卷首下〉 under 卷首下: named once
                         if c.title and c.title != label and not c.title.endswith(APPENDIX)]
             if k == 0 and juan.contents and juan.contents[0].continued:
                 contents.insert(0, juan.contents[0])

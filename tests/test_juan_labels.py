@@ -222,7 +222,7 @@ def test_front_matter_does_not_go_on_into_the_first_juan(client, db):
             import_file(KANRIPO.parent / "kanripo-jingbu" / "KR1c0004" / f"KR1c0004_00{n}.txt")
     page = client.get("/works/KR1c0004/").content.decode()
     rows = re.findall(r'<li><a href="/works/KR1c0004/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
-    assert rows[1] == ("卷一", '<span class="chapter-title">〈周南〉</span><span class="category">國風</span>'
+    assert rows[1] == ("卷一", '<span class="category category-over">國風</span><span class="chapter-title">〈周南〉</span>'
                                '<span class="appendix">附〈卷一考證〉</span>')
     assert "傳述人〉（續）" not in page
     # the juan's reading page heads its chapter, and the API titles it

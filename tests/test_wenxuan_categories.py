@@ -3,6 +3,8 @@ the 類's line, with the note it carries, is read as a chapter heading in both �
 work page lists each juan's 類 and a piece is cited under its own 類, not under the last one the
 structure step happened to read (六臣註文選 卷十四–三十六 were all 〈物色〉（續）, 卷十九's 洛神賦 cited as
 卷第十九〈物色〉). Real files of ``../shared/corpus/kanripo-commentary``; each writes back byte for byte."""
+import re
+
 from reader.citation import citation_text
 from reader.importers.document import LABEL, NOTE
 from reader.importers.loader import import_file, render_source
@@ -186,3 +188,17 @@ def test_the_pages_of_the_juans_whose_heads_changed(db, client):
     page = client.get(f"/works/KR4h0003/juan/50/").content.decode()
     assert "述成紀第十" in page and "述韓英彭盧呉傳第四" in page
     assert client.get("/works/KR4h0003/juan/2/").status_code == 200
+
+
+def test_the_work_page_names_a_part_printed_over_its_class_before_it(db, client):
+    """六臣 卷七 prints ``　賦`` over ``　　郊祀(…``, 卷十九 ``　賦癸`` over ``　　情(…``: the work page listed
+    卷第七 〈郊祀〉賦〈畋獵〉 and 卷第十九 〈情〉賦癸〈詩甲〉, the 部 read as a word of the chapter list; it names the 部
+    before the 類 it is printed over."""
+    for n in (7, 19):
+        import_file(BOOKS / "KR4h0003" / f"KR4h0003_{n:03d}.txt")
+    page = client.get("/works/KR4h0003/").content.decode()
+    rows = re.findall(r'<li><a href="/works/KR4h0003/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
+    part = '<span class="category category-over">{}</span>'
+    title = '<span class="chapter-title">〈{}〉</span>'
+    assert rows == [("卷第七", part.format("賦") + title.format("郊祀") + title.format("畋獵")),
+                    ("卷第十九", part.format("賦癸") + "".join(title.format(t) for t in ("情", "詩甲", "述德", "勸勵")))]
