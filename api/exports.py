@@ -9,7 +9,10 @@
 * ``tei``: TEI P5, valid against ``tei_all.rng`` of edition 2.7.0 (checked by the tests,
   ``tests/tei.py``; https://tei-c.org/release/doc/tei-p5-doc/en/html/): one ``<div
   type="juan">`` per juan (its ``<head>``, then the title line and bylines the book prints over
-  it, ``reader.juan_heads``, as ``<head type="printed">`` and ``<byline>``), ``<div type="chapter">``, ``<div type="section">`` with ``<p>``
+  it, ``reader.juan_heads``, as ``<head type="printed">`` and ``<byline>``), ``<div type="chapter">``
+  (a printed 卷 that opens inside the juan's file gives its head there the same way, and a
+  chapter's end title printed after its text is its last ``<trailer type="printed">``:
+  ``reader.chapter_heads``), ``<div type="section">`` with ``<p>``
   paragraphs, commentary as inline ``<note type="commentary" place="inline">`` (``type`` is
   the piece's commentary layer, ``n`` the layer's name as the book writes it), labels as
   ``<label>``, closers as ``<trailer>``, and page breaks as ``<pb n="…"/>`` where the source
@@ -42,7 +45,7 @@ from reader.citation import juan_file
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.document import TEXT as MAIN_TEXT
 from reader.importers.loader import juan_to_document, render_source
-from reader.juan_heads import BYLINE, juan_head
+from reader.juan_heads import BYLINE, juan_end, juan_head
 from reader.models import Chapter, Juan, Piece, Section
 from reader.people import byline_pieces, cited_people, section_people
 from reader.pieces import NOTE_HOLDING_KINDS, is_classic
@@ -411,15 +414,18 @@ def juans_texts(juans):
     for juan in juans:
         yield juan.label
         yield from (line.text for line in juan_head(juan.header))
-    for title, category in Chapter.objects.filter(juan_id__in=ids).values_list("title", "category").iterator(
-            chunk_size=2000):
+        yield from juan_end(juan.trailer)
+    for title, category, layout in Chapter.objects.filter(juan_id__in=ids).values_list(
+            "title", "category", "heading_layout").iterator(chunk_size=2000):
         yield title
         yield category
+        yield from (raw for _, raw in layout or ())  # a printed 卷's head in it (reader.chapter_heads)
     yield from Section.objects.filter(juan_id__in=ids).values_list("closer", flat=True).iterator(chunk_size=2000)
-    for text, tag in Piece.objects.filter(section__juan_id__in=ids).values_list("text", "source_tag").iterator(
-            chunk_size=2000):
+    for text, tag, layout in Piece.objects.filter(section__juan_id__in=ids).values_list(
+            "text", "source_tag", "layout").iterator(chunk_size=2000):
         yield text
         yield tag
+        yield from (raw for _, raw in layout or ())  # a printed 卷's head or end title in it (reader.chapter_heads)
     if juans:  # the accepted corrections' new texts and the public annotations the TEI writes too
         yield from Proposal.objects.filter(edition_id=juans[0].edition_id, juan_number__in=[j.number for j in juans],
                                            status=ACCEPTED, kind__in=(TEXT, ANNOTATION)
@@ -516,11 +522,7 @@ def juan_div(work, juan) -> ET.Element:
     """One juan as ``<div type="juan">`` (see the module docstring)."""
     juan_div = ET.Element("div", {"type": "juan", "n": str(juan.number)})
     _sub(juan_div, "head", f"{work.title}{juan.label}" if juan.label else work.title)
-    for line in juan_head(juan.header):  # the juan's title line and bylines as printed (reader.juan_heads)
-        if line.kind == BYLINE:
-            _sub(juan_div, "byline", line.text)
-        else:
-            _sub(juan_div, "head", line.text, type="printed")
+    _printed_head(juan_div, juan_head(juan.header))  # the juan's title line and bylines as printed
     for cv in chapter_views(juan, overlay=juan_overlay(juan) or None):  # the corrected reading
         chapter_div = _sub(juan_div, "div", type="chapter", n=str(cv.chapter.position))
         if cv.chapter.title:
@@ -529,6 +531,7 @@ def juan_div(work, juan) -> ET.Element:
                 _sub(head, "note", cv.chapter.category, type="category")
         if cv.heading_notes:  # the heading's own note (a 篇 heading followed by its note)
             _pieces_to_tei(head if cv.chapter.title else _sub(chapter_div, "head"), cv.heading_notes)
+        _printed_head(chapter_div, cv.printed_head)  # a printed 卷 opening here: its head (reader.chapter_heads)
         for view in cv.sections:
             section = view.section
             attrs = {"type": "section", "n": str(section.position)}
@@ -547,7 +550,21 @@ def juan_div(work, juan) -> ET.Element:
             if view.records:
                 record = _sub(section_div, "div", type="record")
                 _pieces_to_tei(_sub(record, "p"), view.records)
+        for line in cv.printed_end:  # its end title as printed after its text (前漢書卷一下)
+            _sub(chapter_div, "trailer", line, type="printed")
+    for line in juan_end(juan.trailer):  # the juan's end title after its last chapter (世說新語下卷下(終))
+        _sub(juan_div, "trailer", line, type="printed")
     return juan_div
+
+
+def _printed_head(div: ET.Element, lines) -> None:
+    """Write ``lines`` (``reader.juan_heads.HeadLine``) into ``div``: a title line as
+    ``<head type="printed">``, a byline as ``<byline>``."""
+    for line in lines:
+        if line.kind == BYLINE:
+            _sub(div, "byline", line.text)
+        else:
+            _sub(div, "head", line.text, type="printed")
 
 
 def _xml(element: ET.Element) -> str:

@@ -9,7 +9,7 @@ from characters.gaiji import placeholders
 from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import juan_citation_text, permalink, section_citation, section_heading, section_title, set_matter, set_openings
-from reader.juan_heads import juan_head
+from reader.juan_heads import juan_end, juan_head
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from reader.shelving import decided_shu
@@ -333,6 +333,11 @@ def piece_corrections(piece, request) -> list[dict]:
             for start, end, url, _title, _kind in piece.overlay_marks if (view := views.get(url)) is not None]
 
 
+def head_rows(lines) -> list[dict]:
+    """``reader.juan_heads.HeadLine`` list as the API gives it: ``[{"kind": "title"|"byline", "text": …}]``."""
+    return [{"kind": line.kind, "text": line.text} for line in lines]
+
+
 def juan_structure(juan, chapters, request) -> dict:
     """The full structure of a juan from ``reader.reading.chapter_views`` output, with the juan's
     ``citation`` as its reading page gives it (``reader.citation.juan_citation_text`` and the
@@ -350,7 +355,9 @@ def juan_structure(juan, chapters, request) -> dict:
         "number": juan.number,
         "label": juan.label,
         # the juan's title line and bylines as the book prints them over its text (reader.juan_heads)
-        "printed_head": [{"kind": line.kind, "text": line.text} for line in juan_head(juan.header)],
+        "printed_head": head_rows(juan_head(juan.header)),
+        # its end title as printed after its last chapter (Juan.trailer: 世說新語下卷下(終))
+        "printed_end": juan_end(juan.trailer),
         "reading_url": request.build_absolute_uri(juan.get_absolute_url()),
         # the juan's citation as its reading page gives it (引用本卷): its chapters, then its permalink
         "citation": f"{juan_citation_text(juan, [cv.chapter for cv in chapters])} {permalink(request, juan)}",
@@ -361,6 +368,9 @@ def juan_structure(juan, chapters, request) -> dict:
                 "category": cv.chapter.category,
                 # a heading's own notes: shown with the heading, stored in the first section
                 "heading_notes": piece_rows(cv.heading_notes, request),
+                # a printed 卷 opening here: its title line and bylines; its end title (reader.chapter_heads)
+                "printed_head": head_rows(cv.printed_head),
+                "printed_end": cv.printed_end,
                 "sections": [
                     {
                         "position": view.section.position,
@@ -521,3 +531,4 @@ class _OneChapter:
 
     def __init__(self, chapter, sections):
         self.chapter, self.sections, self.heading_notes = chapter, sections, []
+        self.printed_head, self.printed_end = [], []  # the juan payload's, not asked of a section

@@ -64,17 +64,6 @@ class SectionBodySerializer(serializers.Serializer):
     pieces = PieceSerializer(many=True)
 
 
-class ChapterBodySerializer(serializers.Serializer):
-    """A chapter (篇) with its sections in order; ``heading_notes``: the notes printed right
-    after its heading (stored in its first section)."""
-
-    position = serializers.IntegerField()
-    title = serializers.CharField()
-    category = serializers.CharField()
-    heading_notes = PieceSerializer(many=True)
-    sections = SectionBodySerializer(many=True)
-
-
 class HeadLineSerializer(serializers.Serializer):
     """One printed line of a juan's head (``reader.juan_heads.HeadLine``): ``kind`` ``title`` (its title line, or
     a second title line under it) or ``byline``, and ``text`` as printed (indentation and markup left out)."""
@@ -83,15 +72,31 @@ class HeadLineSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
+class ChapterBodySerializer(serializers.Serializer):
+    """A chapter (篇) with its sections in order; ``heading_notes``: the notes printed right
+    after its heading (stored in its first section); ``printed_head``: the title line and bylines
+    of a printed 卷 that opens with this chapter inside the juan's file (前漢書 卷一下), [] for
+    others; ``printed_end``: the end titles printed after its text (``前漢書卷一下``)."""
+
+    position = serializers.IntegerField()
+    title = serializers.CharField()
+    category = serializers.CharField()
+    heading_notes = PieceSerializer(many=True)
+    printed_head = HeadLineSerializer(many=True)
+    printed_end = serializers.ListField(child=serializers.CharField())
+    sections = SectionBodySerializer(many=True)
+
+
 class JuanStructureSerializer(serializers.Serializer):
     """A juan: its work, number (the URLs' file number), label (卷十), printed head (its title line and bylines as
-    the book prints them), reading page, citation (its page's) and chapters."""
+    the book prints them) and end (its end title after its text), reading page, citation (its page's) and chapters."""
 
     work = WorkRefSerializer()
     edition = EditionRefSerializer()
     number = serializers.IntegerField()
     label = serializers.CharField()
     printed_head = HeadLineSerializer(many=True)
+    printed_end = serializers.ListField(child=serializers.CharField())
     reading_url = serializers.URLField()
     citation = serializers.CharField()
     chapters = ChapterBodySerializer(many=True)
@@ -399,8 +404,9 @@ WORK = {"id": 1, "title": "禮書綱目", "author": "〔清〕江永撰", "peopl
 EDITION = {"id": 1, "slug": "禮書綱目", "name": "欽定四庫全書・純文字本", "url": "http://127.0.0.1:8000/api/editions/1/"}
 JUAN_EXAMPLE = OpenApiExample("禮書綱目 卷十 (shortened)", value={
     "work": WORK, "edition": EDITION, "number": 10, "label": "卷十",
-    "printed_head": [{"kind": "title", "text": "禮書綱目卷十 婺源江永撰"}], "reading_url": SEED, "citation": "江永《禮書綱目》卷十〈大射儀〉 http://127.0.0.1:8000/works/禮書綱目/juan/10/",
-    "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "heading_notes": [], "sections": [_SECTION]}]})
+    "printed_head": [{"kind": "title", "text": "禮書綱目卷十 婺源江永撰"}], "printed_end": [], "reading_url": SEED, "citation": "江永《禮書綱目》卷十〈大射儀〉 http://127.0.0.1:8000/works/禮書綱目/juan/10/",
+    "chapters": [{"position": 1, "title": "大射儀", "category": "嘉禮十五", "heading_notes": [], "printed_head": [],
+                  "printed_end": [], "sections": [_SECTION]}]})
 SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
     "work": WORK, "edition": EDITION, "juan": {"number": 10, "label": "卷十"},
     "chapter": {"position": 1, "title": "大射儀", "category": "嘉禮十五"}, **_SECTION,

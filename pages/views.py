@@ -27,7 +27,7 @@ from config.ratelimit import search_wait
 from reader.citation import (citation_text, juan_citation_text, juan_file, opening_heading, opening_words, pager_names, permalink,
                              set_matter, set_openings)
 from reader.juans import juan_contents, juan_count, printed_entries
-from reader.juan_heads import juan_head
+from reader.juan_heads import juan_end, juan_head
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
@@ -359,6 +359,7 @@ def juan_detail(request, slug, number):
     return _reading(request, "reader/juan.html", juan, chapters, {
         "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]), "juan_file": juan_file(juan),
         "printed_head": juan_head(juan.header),  # its title line and bylines as printed (reader.juan_heads)
+        "printed_end": juan_end(juan.trailer) if not links or page == len(links) else [],  # its end title, on its last page
         "permalink": permalink(request, juan) + (f"?page={page}" if page > 1 else ""),
         "juan_pages": links, "juan_page": page,
         "previous_juan_page": links[page - 2] if links and page > 1 else None,

@@ -19,6 +19,7 @@ from characters.clusters import clusters
 from reader.catalogue_writers import listed_dynasty
 from reader.numerals import int_to_chinese
 
+from .juan_heads import work_part
 from .juans import APPENDIX, Content, front_or_back, juan_contents, short_label
 from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, person_text, section_byline
@@ -393,6 +394,15 @@ def matter_writer(section) -> str | None:
     return writer
 
 
+def cited_title(juan) -> str:
+    """The title a citation gives a juan's work in 《》: the work's, and the part of it the juan's
+    printed title line names before its 卷 (``reader.juan_heads.work_part``), joined with ・ as
+    scholars cite a history of several states: 三國志 卷一 ``三國志・魏志``; the work's title alone
+    for any other juan (decision 0068)."""
+    part = work_part(juan.header, juan.work.title)
+    return f"{juan.work.title}・{part}" if part else juan.work.title
+
+
 def citation_text(section, chapter=None, page: str | None = None) -> str:
     """``江永《禮書綱目》卷十〈大射儀〉「右張侯」``; a section with a byline of its own (an
     anthology's piece, ``Section.bylines``) names its people before its name, as a piece is
@@ -415,7 +425,7 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     writer = matter_writer(section)  # a preface is cited under its own writer, not the book's
     # a file of several printed 卷 (世説新語 KR3l0002_002): the 卷 the chapter falls in (decision 0062)
     label = getattr(chapter, "printed_juan", "") or juan_label(juan)
-    out = [cited_author(juan.edition, work) if writer is None else writer, f"《{work.title}》", label]
+    out = [cited_author(juan.edition, work) if writer is None else writer, f"《{cited_title(juan)}》", label]
     if chapter is not None and chapter.title:
         out.append(chapter_mark(chapter.title, label))
     elif chapter is not None and getattr(chapter, "position", None) == 1 and (continued := continued_chapter(juan, chapter)):
@@ -519,7 +529,7 @@ def juan_citation_text(juan, chapters=()) -> str:
         label, titles = _by_printed_juan(chapters, continued), ""
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
-    return (f"{cited_author(juan.edition, juan.work)}《{juan.work.title}》{label}{titles}"
+    return (f"{cited_author(juan.edition, juan.work)}《{cited_title(juan)}》{label}{titles}"
             + ("（" + "，".join(where) + "）" if where else ""))
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from reader.importers.bylines import PART_TITLE, byline_entries, unsigned_byline
+from reader.numerals import NUMERAL_CHARS
 
 #: The kinds of a printed head line: the juan's title line (or a second title line under it) and
 #: a byline (the people who wrote, noted or compiled the juan, with their roles).
@@ -35,6 +36,9 @@ COLLECTION = re.compile(r"^(?:欽定四庫全書|钦定四库全书)")
 CANON_NUMBER = re.compile(r"^No\.\s?\d+")
 #: Space around a printed line (its indentation in the print), not kept in the display.
 EDGE_SPACE = "\u3000 \t\r"
+#: A note's brackets and column mark: a layout line of these alone (the ``)`` that closes a note
+#: on the line before, kept in a chapter's layout) prints nothing.
+NOTE_MARKS = "()/" + EDGE_SPACE
 
 
 @dataclass(frozen=True)
@@ -50,14 +54,15 @@ class HeadLine:
 def printed_lines(header: str) -> list[str]:
     """The printed lines of ``header`` (``Juan.header``: raw lines joined by ``\\n``) that are the
     juan's own, in order: org-mode lines (``#…``, ``*…``), page markers, blank lines, the
-    collection line (``COLLECTION``) and a canon number left out; each line's markup and
+    collection line (``COLLECTION``), a canon number and a line of a note's brackets alone
+    (``NOTE_MARKS``) left out; each line's markup and
     indentation left out (``HeadLine.text``)."""
     out = []
     for raw in (header or "").split("\n"):
         if raw.startswith(("#", "*")):
             continue
         line = MARKERS.sub("", raw).strip(EDGE_SPACE)
-        if not line or COLLECTION.match(line) or CANON_NUMBER.match(line):
+        if not line.strip(NOTE_MARKS) or COLLECTION.match(line) or CANON_NUMBER.match(line):
             continue
         out.append(_note_columns(line))
     return out
@@ -86,3 +91,43 @@ def juan_head(header: str) -> list[HeadLine]:
     opens in mid-text, a plain text without a title line)."""
     lines = printed_lines(header)
     return [HeadLine(TITLE if i == 0 or not is_byline(line) else BYLINE, line) for i, line in enumerate(lines)]
+
+
+def juan_end(trailer: str) -> list[str]:
+    """The printed lines of a juan's stored ``trailer`` (``Juan.trailer``: the raw lines after its
+    last text): its end title as printed (世説新語 KR3l0002_002 ``世說新語下卷下(終)``), read as
+    ``printed_lines`` reads a head. [] when it prints none."""
+    return printed_lines(trailer)
+
+
+def _leading(layout) -> str:
+    """The layout strings at offset 0 of a layout list (``[[offset, raw], ...]``), joined."""
+    return "".join(raw for offset, raw in layout or () if offset == 0)
+
+
+def chapter_around(heading_layout, first_layout, last_layout, last_length: int) -> tuple[list[HeadLine], list[str]]:
+    """``(head, end)`` a chapter's source layout prints around its text: ``head`` the ``HeadLine``
+    list before its first character (its heading's layout at offset 0, then its first piece's:
+    the head of a printed 卷 opening inside a juan's file, 前漢書 KR2a0007_001 〈高帝紀第一下〉
+    ``前漢書卷一下`` and its two bylines), ``end`` the printed lines of its last piece's layout at or
+    after ``last_length`` (that piece's text length): its end title, ``前漢書卷一下``. Layout lists
+    are ``Chapter.heading_layout`` / ``Piece.layout`` (``[[offset, raw], ...]``)."""
+    head = juan_head(_leading(heading_layout) + _leading(first_layout))
+    end = printed_lines("".join(raw for offset, raw in last_layout or () if offset >= last_length))
+    return head, end
+
+
+#: A juan's title line that names a part of the work before its 卷: a history of several states
+#: printing each state's 志 or 書 under its own name, 三國志's ``魏志卷一`` (its 蜀志, 吳志 alike);
+#: the part is one or two characters and 志 or 書 (decision 0068).
+PART_TITLE_LINE = re.compile(rf"^(?P<part>[^\s\u3000()卷巻]{{1,2}}[志書])[卷巻](?:第)?[{NUMERAL_CHARS}]+")
+
+
+def work_part(header: str, work_title: str) -> str:
+    """The part of the work a juan's printed title line names before its 卷 (``PART_TITLE_LINE``):
+    三國志 KR2a0012_001 ``魏志卷一`` → ``魏志``; "" where the title line names the work itself
+    (``後漢書卷十一``, ``前漢書卷一上``: the part found is in ``work_title``) or no part, or there is no
+    title line."""
+    head = juan_head(header)
+    m = PART_TITLE_LINE.match(head[0].text) if head else None
+    return m["part"] if m and m["part"] not in work_title and work_title not in m["part"] else ""

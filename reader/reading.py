@@ -13,6 +13,7 @@ from config.budget import check
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LAYERS, TEXT
 from reader.pieces import NOTE_LAYERS
 
+from .chapter_heads import chapter_printed
 from .citation import read_title
 from .display import Display
 from .importers.mandoku.column_order import in_reading_order
@@ -133,6 +134,13 @@ class ChapterView:
     sections: list[SectionView] = field(default_factory=list)
     heading_notes: list[Piece] = field(default_factory=list)
     opening: bool = False
+    #: What the chapter's source layout prints before its first character and after its last
+    #: (``reader.chapter_heads``): the head of a printed 卷 that opens inside the juan's file
+    #: (``HeadLine`` list: 前漢書 KR2a0007_001 〈高帝紀第一下〉 ``前漢書卷一下`` and its two bylines), and
+    #: the end title after its text (``["前漢書卷一下"]``); each set only where the views show the
+    #: chapter's first (last) section on its first (last) page.
+    printed_head: list = field(default_factory=list)
+    printed_end: list[str] = field(default_factory=list)
 
 
 def lift_heading_notes(cv: ChapterView) -> None:
@@ -199,7 +207,9 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
     # each chapter's first section position, for its heading's notes (a subquery: no GROUP BY,
     # which would lose the chapters' ordering on PostgreSQL)
     first = Section.objects.filter(chapter=OuterRef("pk")).order_by("position").values("position")[:1]
-    chapters = {c.pk: ChapterView(c) for c in juan.chapters.annotate(first_section=Subquery(first))}
+    last = Section.objects.filter(chapter=OuterRef("pk")).order_by("-position").values("position")[:1]
+    chapters = {c.pk: ChapterView(c) for c in juan.chapters.annotate(first_section=Subquery(first),
+                                                                       last_section=Subquery(last))}
     views: dict[int, SectionView] = {}
     qs = juan.sections.all()
     if isinstance(sections, range):
@@ -264,7 +274,23 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
         lift_heading_notes(cv)
         titled = titled or bool(cv.chapter.title)
         cv.opening = not titled
-    return [c for c in chapters.values() if sections is None or c.sections]
+    shown = [c for c in chapters.values() if sections is None or c.sections]
+    _set_printed(shown)
+    return shown
+
+
+def _set_printed(views: list[ChapterView]) -> None:
+    """Set ``printed_head`` and ``printed_end`` of each of ``views`` (``reader.chapter_heads``)
+    whose chapter's first (last) section is shown on its first (last) page; one query for them all."""
+    def shows(cv, position, edge):
+        return any(v.section.position == position and edge(v) for v in cv.sections)
+    wanted = [cv for cv in views if shows(cv, cv.chapter.first_section, lambda v: v.page <= 1)
+              or shows(cv, cv.chapter.last_section, lambda v: v.last_page)]
+    printed = chapter_printed([cv.chapter for cv in wanted])
+    for cv in wanted:
+        head, end = printed.get(cv.chapter.pk, ([], []))
+        cv.printed_head = head if shows(cv, cv.chapter.first_section, lambda v: v.page <= 1) else []
+        cv.printed_end = end if shows(cv, cv.chapter.last_section, lambda v: v.last_page) else []
 
 
 def _read_in_order(items: list, reversed_columns: bool) -> list:

@@ -130,9 +130,9 @@ def test_juan_structure(client, small):
         "number": 3, "label": "卷三", "reading_url": f"{BASE}{WORK_URL}juan/3/",
         "citation": f"江永《測試書》卷三〈射禮〉 {BASE}/works/測試書/juan/3/",
         # the title line as the juan prints it, its byline on the same line (shown as printed)
-        "printed_head": [{"kind": "title", "text": "測試書卷三 婺源江永撰"}],
+        "printed_head": [{"kind": "title", "text": "測試書卷三 婺源江永撰"}], "printed_end": ["測試書卷三"],
         "chapters": [{
-            "position": 1, "title": "射禮", "category": "嘉禮一", "heading_notes": [],
+            "position": 1, "title": "射禮", "category": "嘉禮一", "heading_notes": [], "printed_head": [], "printed_end": [],
             "sections": [
                 {"position": 1, "title": "戒射", "name": "戒射", "byline": "", "people": [],
                  "closer": "右戒射", "reading_url": f"{BASE}{WORK_URL}juan/3/1/",

@@ -41,7 +41,7 @@ def test_the_schema_is_valid_openapi(schema):
 @pytest.mark.parametrize("path,url,required", [
     ("/api/search/", "/api/search/?q=%E9%B5%A0&layer=text",
      ["count", "next", "previous", "results", "passages", "distribution", "hints", "facets"]),
-    ("/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/10/", ["work", "edition", "number", "label", "printed_head", "reading_url",
+    ("/api/works/{id}/juans/{number}/", "/api/works/{id}/juans/10/", ["work", "edition", "number", "label", "printed_head", "printed_end", "reading_url",
                                                                                         "citation", "chapters"]),
     ("/api/works/{id}/juans/{number}/sections/{position}/", "/api/works/{id}/juans/10/2/".replace("10/2", "10/sections/2"),
      ["position", "title", "name", "byline", "people", "closer", "reading_url", "citation", "page", "pieces", "work", "edition",

@@ -332,6 +332,7 @@ def test_a_juans_citation_names_its_own_chapters_on_its_page_and_in_the_api(clie
                     "url": f"http://testserver/api/editions/{juan.edition_id}/"},
         "number": 8, "label": "卷八", "printed_head": [
             {"kind": "title", "text": "周禮注疏卷八"}, {"kind": "byline", "text": "漢鄭氏注　唐陸徳明音義　賈公彥疏"}],
+        "printed_end": ["周禮注疏卷八考證"],
         "reading_url": "http://testserver/works/KR1d0003/juan/8/", "citation": expected}
     assert [c["title"] for c in api["chapters"]] == ["", "卷八考證"]
 

@@ -68,8 +68,10 @@ def _text(html: str) -> str:
 
 def test_the_page_of_a_juan_without_text_shows_its_heading_and_says_so(client, no_notes):
     html = client.get(f"/works/KR2a0004/juan/{no_notes.number}/").content.decode()
-    body = re.search(r'<p class="no-text">.*?<div class="text-body".*?</div>\s*</div>', html, re.S).group(0)
-    assert _text(body) == "此本此卷無正文，只存篇題。 漢興以來将相名臣年表第十 史記二十二"
+    body = re.search(r'<p class="no-text">.*?<div class="text-body".*?</div>\s*(?:<p class="printed-end">.*?</p>\s*)*</div>',
+                     html, re.S).group(0)
+    # the juan's end title as printed after its text (decision 0068)
+    assert _text(body) == "此本此卷無正文，只存篇題。 漢興以來将相名臣年表第十 史記二十二 卷末所印卷題： 史記正義卷二十二"
     assert 'id="toc"' not in html  # no empty table of contents
     work_page = client.get("/works/KR2a0004/").content.decode()
     assert '<a href="/works/KR2a0004/juan/22/"' in work_page
@@ -85,10 +87,11 @@ def test_the_api_gives_a_juan_without_text_with_its_chapter_and_no_sections(clie
                     "url": f"http://testserver/api/editions/{edition}/"},
         "number": 22, "label": "卷二十二", "reading_url": "http://testserver/works/KR2a0004/juan/22/",
         "printed_head": [{"kind": "title", "text": "史記正義卷二十二"}, {"kind": "byline", "text": "唐\u3000張守節\u3000撰"}],
+        "printed_end": ["史記正義卷二十二"],
         "citation": "〔唐〕張守節《史記正義》卷二十二〈漢興以來将相名臣年表第十〉（四庫全書・文淵閣本，Kanripo KR2a0004_022） "
                     "http://testserver/works/KR2a0004/juan/22/",
         "chapters": [{"position": 1, "title": "漢興以來将相名臣年表第十", "category": "史記二十二",
-                      "heading_notes": [], "sections": []}]}
+                      "heading_notes": [], "printed_head": [], "printed_end": [], "sections": []}]}
 
 
 def test_a_juan_without_text_is_written_back_byte_for_byte(client, no_notes):

@@ -69,6 +69,7 @@ def test_a_juans_own_byline_in_its_api_payload(client, db):
         "number": 11, "label": "卷十一",
         "printed_head": [{"kind": "title", "text": "後漢書卷十一"},
                          {"kind": "byline", "text": f"梁{S * 4}剡{S * 4}令劉{S}昭補幷注"}],
+        "printed_end": ["後漢書卷十一考證"],  # the end title of its 考證, the file's last line (reader.chapter_heads)
         "reading_url": "http://testserver/works/KR2a0009/juan/11/",
         "citation": api["citation"]}
     assert [c["title"] for c in api["chapters"]][:1] == ["律厯志第一"]
