@@ -155,3 +155,26 @@ def test_search_finds_li_shans_whole_commentary_and_each_quoted_mans_glosses(see
         assert search(author=name)["count"] == count, name
     assert search(dynasty="唐")["count"] == layer
     assert search(author="張揖", dynasty="唐")["count"] == zhang
+
+
+@pytest.mark.slow
+def test_the_old_commentary_li_shan_keeps_is_found_by_its_writer_in_its_juan(seed_juan, search_backend, client):
+    """文選註 卷二 (西京賦, signed 「張平子」 / 「薛綜注」): the notes with no 善曰 are 薛綜's, found by
+    ``commentator=薛綜&juan=卷二`` (the first, 凴依託也…, on 有憑虚公子者), the parts after 善曰 李善's; and
+    卷四 (signed 「劉淵林注」) is 劉逵's (``voices.SIGNED_NAMES``), as 六臣註文選's 劉曰 names him."""
+    second = import_file(BOOKS / "KR4h0002" / "KR4h0002_002.txt").juan
+    fourth = import_file(BOOKS / "KR4h0002" / "KR4h0002_004.txt").juan
+    index_all(search_backend)
+    facets._tables.clear()
+    search = lambda **params: client.get("/api/search/", {"exact": "1", "page_size": "1", **params}).json()  # noqa: E731
+    xue, li = written(second, "也", "薛綜"), written(second, "也", "李善")
+    assert (xue, li) == (476, 266)
+    assert search(q="也", commentator="薛綜", juan="卷二")["count"] == xue
+    # 李善's collection holds them: commentator=李善 keeps the whole 注 of the juan (0058)
+    layer = sum(p.text.count("也") for p in Piece.objects.filter(section__juan=second, layer=COMMENTARY))
+    assert search(q="也", commentator="李善", juan="卷二")["count"] == layer
+    first = search(q="凴依託也", commentator="薛綜", juan="卷二")
+    assert first["count"] == 1 and first["results"][0]["commentator"] == "薛綜"
+    liu = written(fourth, "也", "劉逵")
+    assert liu and search(q="也", commentator="劉逵", juan="卷四")["count"] == liu
+    assert written(fourth, "也", "劉淵林") == 0

@@ -767,6 +767,17 @@ def test_a_pieces_byline_names_the_writer_of_its_notes_in_wenxuan():
     # 卷九 signs 徐爰 (射雉賦 「徐爰註」): 爰曰 opens his part; 卷四 signs 劉淵林, 劉逵, whose formula is 劉曰
     assert writers("kanripo-commentary/KR4h0003/KR4h0003_009.txt")["徐爰"] == 182
     assert "劉淵林" not in writers("kanripo-commentary/KR4h0003/KR4h0003_004.txt")
+    # 文選註 卷四 signs him 「劉淵林注」 too: his notes are 劉逵's in both books (they were 劉淵林's in 文選註)
+    shu = writers("kanripo-commentary/KR4h0002/KR4h0002_004.txt")
+    assert (shu["劉逵"], "劉淵林" in shu) == (254, False)
+    assert writers("kanripo-commentary/KR4h0003/KR4h0003_004.txt")["劉逵"] == 306
+    # 卷二十三 signs two men, 「顔延年沈約等註」 (詠懷詩): each opens his part with his whole name and 曰 (沈約曰,
+    # 顔延年曰), as 李善 names them; they were nobody's (or the editors' 校記: 沈約曰自我…)
+    yonghuai = writers("kanripo-commentary/KR4h0003/KR4h0003_023.txt")
+    assert (yonghuai["沈約"], yonghuai["顏延之"]) == (54, 3)
+    opened = [(p.commentator, p.text) for p in parse("kanripo-commentary/KR4h0003/KR4h0003_023.txt").all_pieces()
+              if p.text.startswith(("沈約曰", "顔延年曰"))]
+    assert len(opened) == 17 and {c for c, _ in opened} == {"沈約", "顏延之"}
 
 
 def test_nanhua_zhushu_the_jing_printed_indented_between_two_blocks_is_the_jing():

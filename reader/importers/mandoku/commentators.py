@@ -92,7 +92,7 @@ from .appended import COMMENTARY_ROLES, cross_reference, readings_start
 from .circles import CIRCLES, opens_readings, quoting_circles
 from .column_order import closes_note, columns, columns_reversed, reading_order
 from .profiles import GENERIC, INDENT_LAYERS, MARKED_BLOCKS, Profile, book_title, undecided
-from .voices import Voice
+from .voices import SIGNED_NAMES, WENXUAN_NAMES, Voice
 from .piece_splits import split_piece
 from .layer_writers import name_layer_writers
 from .poem_prefaces import on_preface
@@ -450,7 +450,7 @@ def section_profile(profile: Profile, bylines: list[dict[str, str]]) -> Profile:
     if len(writers) != 1 or profile.people:
         return profile
     name, role = writers[0]
-    voice = Voice(name, COMMENTARY, role)
+    voice = Voice(SIGNED_NAMES.get(name, name), COMMENTARY, role)  # 劉淵林注: 劉逵's
     if profile.default is not None and profile.default.layer == COMMENTARY and profile.default.commentator \
             and profile.default.commentator != name:
         own = profile.default
@@ -460,6 +460,19 @@ def section_profile(profile: Profile, bylines: list[dict[str, str]]) -> Profile:
 
 #: The longest text a juan prints as a commentator's signature alone (``王逸註``, ``劉淵林註``).
 SIGNATURE_MAX = 6
+
+
+def _glossators(name: str) -> list[str]:
+    """``name`` read wholly as names of ``voices.WENXUAN_NAMES`` one after another (``顔延年沈約`` →
+    ``["顔延年", "沈約"]``), the longest name first at each place; [] where any part is none."""
+    men, k = [], 0
+    while k < len(name):
+        man = next((n for n in sorted(WENXUAN_NAMES, key=len, reverse=True) if name.startswith(n, k)), None)
+        if man is None:
+            return []
+        men.append(man)
+        k += len(man)
+    return men
 
 
 def signed_formulas(doc: JuanDocument, profile: Profile) -> Profile:
@@ -478,6 +491,14 @@ def signed_formulas(doc: JuanDocument, profile: Profile) -> Profile:
     signed += [b for p in doc.all_pieces() if p.kind == TEXT and 0 < len(p.text.strip("\u3000")) <= SIGNATURE_MAX
                for b in byline_people(p.text.strip("\u3000"))]
     added = {}
+    # a signature of several men, each a glossator 李善 quotes by name (卷二十三 「顔延年沈約等註」, read as the
+    # section's title): each opens his part with his whole name and 曰, as the juan prints them (沈約曰, 顔延年曰)
+    for p in doc.all_pieces():
+        if p.kind in (TEXT, LABEL) and 0 < len(p.text.strip("\u3000")) <= SIGNATURE_MAX + 2:
+            for b in byline_people(p.text.strip("\u3000")):
+                men = _glossators(b.get("name", "")) if b.get("role") in COMMENTARY_ROLES else []
+                for man in men if len(men) > 1 else ():
+                    added.setdefault(man + "曰", Voice(WENXUAN_NAMES[man], COMMENTARY, "注"))
     for b in signed:
         name = b.get("name", "").replace("\u3000", "")
         if b.get("role") in COMMENTARY_ROLES and len(name) >= 2 \

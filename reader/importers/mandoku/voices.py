@@ -27,6 +27,10 @@ LIUCHEN = {"綜曰": Voice("薛綜", COMMENTARY, "注"), "劉曰": Voice("劉逵
            "善曰": Voice("李善", COMMENTARY, "注"), "銑曰": Voice("張銑", COMMENTARY, "注"),
            "良曰": Voice("劉良", COMMENTARY, "注"), "向曰": Voice("呂向", COMMENTARY, "注"),
            "翰曰": Voice("李周翰", COMMENTARY, "注"), "濟曰": Voice("呂延濟", COMMENTARY, "注")}
+#: A commentator a 文選 juan signs by his courtesy name, named by his own as the formulas name him: 劉逵, 字
+#: 淵林, whose 注 on 吳都 and 蜀都 both books keep (文選註 卷四 「劉淵林注」; 六臣註文選 signs him 「劉淵林註」 and
+#: opens his parts with 劉曰, ``LIUCHEN``), so ``commentator=劉逵`` finds his notes in both books.
+SIGNED_NAMES = {"劉淵林": "劉逵"}
 #: The commentators 顏師古 collects in his 漢書注 (the names as the WYG text writes them,
 #: variant forms included), each opening his part with 曰.
 HANSHU_NAMES = {
