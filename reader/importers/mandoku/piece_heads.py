@@ -145,6 +145,25 @@ def commentator_line(u: Unit | None) -> bool:
 
 #: The line of an old commentary whose maker is not known (文選 李善註 卷十五 ``舊注``).
 OLD_COMMENTARY = ("舊注", "舊註")
+#: An author's name and his commentator's on one line, a space between them (六臣註文選 卷三
+#: ``　　　　張平子　薛綜注``, where 文選 李善註 prints ``　　　張平子`` over ``　　　　薛綜注``), or the
+#: author's name and the old commentary's, ``舊注`` (六臣註文選 卷十五 ``　　　　張平子舊注(…``, where 文選
+#: 李善註 prints ``　　　張平子`` over ``　　　　舊注(…``).
+AUTHOR_AND_COMMENTATOR = re.compile(
+    rf"^(?P<author>[^\u3000]{{2,{AUTHOR_MAX}}}?)(?:\u3000+(?P<commentator>[^\u3000]{{2,{AUTHOR_MAX}}})|(?P<old>舊))"
+    r"(?P<role>[注註])$")
+
+
+def author_and_commentator(u: Unit | None) -> re.Match[str] | None:
+    """The match of ``AUTHOR_AND_COMMENTATOR`` when ``u`` is one printed line indented by two or more that
+    prints a piece's author and his commentator side by side, then nothing or a note (running on over the
+    next lines printed as deep, as ``author_line``'s): 六臣註文選 卷三 ``張平子　薛綜注`` under ``東京賦(…``,
+    卷十五 ``張平子舊注(…`` under ``思玄賦(…``, the author's line and the commentator's line of 文選 李善註 on
+    one line; else None."""
+    if u is None or u.kind != "para" or (u.lines != 1 and len(u.pieces) == 1) or u.indent < 2 or u.label \
+            or not u.pieces or u.pieces[0].kind != TEXT or not all(p.kind == NOTE for p in u.pieces[1:]):
+        return None
+    return AUTHOR_AND_COMMENTATOR.match("".join(u.pieces[0].chunks))
 
 
 def author_after(run: list[Unit], k: int) -> list[int]:
@@ -160,11 +179,14 @@ def author_after(run: list[Unit], k: int) -> list[int]:
         return run[i] if i < len(run) else None
 
     j = past_notes(run, k)
-    if not author_line(at(j)) or run[j].indent < run[k].indent or run[j].pieces[0].n < 2 or commentator_line(run[k]):
+    if not (author_line(at(j)) or author_and_commentator(at(j))) or run[j].indent < run[k].indent \
+            or run[j].pieces[0].n < 2 or commentator_line(run[k]):
         return []  # (a commentator's line is no title: 六臣 ``　　　王逸注(…`` over ``　　　　東皇太一(…``, a piece's)
     found = [j]
     m = past_notes(run, j)
-    if commentator_line(at(m)):
+    if author_and_commentator(at(j)):
+        pass  # (both on one line: 六臣 卷三 ``張平子　薛綜注``)
+    elif commentator_line(at(m)):
         # (with his preface, under a name with its note too: 六臣註文選 卷二 ``　　　　張平子(…`` over
         # ``　　　　薛綜註(…``, 卷三十二 ``　　　屈平(…`` over ``　　　王逸註(…``; 文選 卷九 潘安仁 over 徐爰注)
         found.append(m)
@@ -202,7 +224,7 @@ GENRE_END = re.compile(r"[賦詩表書序論頌贊銘誄碑文詔令教策檄啓
 NUMBERED_HEADING = re.compile(r"[一二三四五六七八九十百]$")
 
 
-def author_under_title(run: list[Unit], k: int, authors: set[int]) -> int | None:
+def author_under_title(run: list[Unit], k: int, authors: set[int], running: bool = False) -> int | None:
     """The index of the title when ``run[k]`` is the author's line under a piece's title, read
     from below (else None): a name
     of two to ``AUTHOR_MAX`` characters on a line of its own, with or without its note (running
@@ -225,7 +247,11 @@ def author_under_title(run: list[Unit], k: int, authors: set[int]) -> int | None
     ``　　樂府十七首``, ``　　　猛虎行(…``, ``　　陸士衡``). A poem's title under its author
     (``　　顔延年`` over ``　　　阮歩兵(…``) is no author."""
     u = run[k]
-    if not line_with_notes(u, AUTHOR_MAX) or u.pieces[0].n < 2 or u.indent < 2 or u.entry:
+    # ``running``: the name's note may run on over the next lines printed as deep, asked of a name the run
+    # prints as an author's elsewhere (文選 李善註 卷四十九 ``　　晉紀論晉武帝革命`` over ``　　　干令升(何法盛晉書曰…``
+    # and ``　　　(紀起宣帝…)``; not 欽定詩經傳說彙纂's ``　　　　烈祖(孔氏穎達謂…`` under a poem's title)
+    if not (author_line(u) if running else line_with_notes(u, AUTHOR_MAX)) or u.pieces[0].n < 2 or u.indent < 2 \
+            or u.entry:
         return None
     j = _above(run, k)
     deeper = 0
@@ -381,6 +407,10 @@ def byline_of(u: Unit) -> list[dict[str, str]]:
         return writers_line(u)
     if commentator_line(u):  # 王逸注 on its own line
         return [{"dynasty": "", "place": "", "name": name[:-1], "role": name[-1]}]
+    both = author_and_commentator(u)
+    if both:  # 張平子　薛綜注
+        return [{"dynasty": "", "place": "", "name": both["author"], "role": ""},  # (舊注 as 李善註's ``舊注`` line)
+                {"dynasty": "", "place": "", "name": both["commentator"] or both["old"], "role": both["role"]}]
     note = "".join("".join(p.chunks) for p in u.pieces[1:])
     people = [{"dynasty": "", "place": "", "name": name, "role": ""}]
     if BYLINE_NOTE.match(note):

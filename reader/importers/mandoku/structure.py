@@ -411,6 +411,12 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     with_authors = bool(authors)
     # a group's pieces titled under its title, and authors' lines whose titles a lost page took
     members, lost = group_heads(run, authors) if with_authors else ({}, set())
+    # the names read from below under a title ending in its genre (``GENRE_END``): such a name is an author's
+    # under any title of the run, his note running on over lines too (文選 李善註 卷四十九 干令升 under 晉紀總論,
+    # and under 晉紀論晉武帝革命)
+    genre_authors = {title_words(u) for k, u in enumerate(run) if headings and not with_authors
+                     for title_at in [author_under_title(run, k, set())]
+                     if title_at is not None and GENRE_END.search(title_words(run[title_at]))}
     bylines: set[int] = set(lost)  # the author's line under a title (``author_after``)
     # a preface's writer on his own line under its title read as a heading (``writers_line``: 文選原序 over
     # 梁昭明太子撰): the title's byline, no heading of the stack
@@ -432,9 +438,11 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         while below < len(run) and notes_only(run[below]) and run[below].indent > u.indent:
             below += 1
         after = run[below] if below < len(run) else None
-        title_at = author_under_title(run, k, bylines) if headings and k not in bylines \
+        title_at = author_under_title(run, k, bylines, running=title_words(u) in genre_authors) \
+            if headings and k not in bylines \
             and bool(u.pieces) and "".join(u.pieces[0].chunks) not in labels | recurring else None
-        if title_at is not None and not with_authors and not GENRE_END.search(title_words(run[title_at])):
+        if title_at is not None and not with_authors and not GENRE_END.search(title_words(run[title_at])) \
+                and title_words(u) not in genre_authors:
             title_at = None  # a heading's sub-heading (讀禮通考 補遺 over 慈母), not a piece's author
         if title_at is not None:
             bylines.add(k)  # the author's line under a title its own reading missed: the title opens the piece
