@@ -298,3 +298,55 @@ def test_a_book_is_counted_by_its_juans_and_its_printed_juans():
                FakeJuan(3, "卷中之下")]
     assert juan_count(shishuo) == JuanCount(juans=3, head=0, other=1, parts=6)
     assert str(juan_count(shishuo)) == "3 卷（分爲 6 卷；另有卷外 1）"
+
+
+MENGZI = SHARED / "corpus" / "kanripo-jingbu" / "KR1h0003"
+
+
+def test_a_file_of_several_printed_juans_marks_them_by_the_titles_it_prints():
+    """孟子注疏 (四庫, KR1h0003) names its 卷 only by the title lines it prints (its ``JUAN`` a number):
+    ``_001`` 孟子注疏卷一上 at lines 11 and 381, 卷一下 at 464 and 790, each 卷 with its 考證. 河上公's
+    ``_002`` opens inside 卷之一 (its end title ``道德眞經註¶卷之一`` at line 299, after 歸根第十六) and
+    prints 卷之二's head (``卷之二知二``, the 道藏's case mark) at 303, then 卷之三's head on the pages
+    bound after 卷之二's end, in which no chapter falls. A 目錄 names each 卷 by such a line: no head."""
+    raw = (MENGZI / "KR1h0003_001.txt").read_text(encoding="utf-8")
+    assert part_lines(raw, "孟子注疏") == [(11, "卷一上"), (464, "卷一下")]
+    doc = parsed(MENGZI / "KR1h0003_001.txt")
+    assert [(c.title, c.printed_juan) for c in doc.chapters] == [
+        ("梁恵王章句上", "卷一上"), ("卷一上考證", "卷一上"), ("卷一下", "卷一下"), ("卷一下考證", "卷一下")]
+    raw = (HESHANG / "KR5c0065_002.txt").read_text(encoding="utf-8")
+    assert part_lines(raw, "道德真經注") == [(1, "卷之一"), (303, "卷之二"), (674, "卷之三")]
+    second, third = (parsed(HESHANG / f"KR5c0065_00{n}.txt") for n in (2, 3))
+    marked = [(c.title, c.printed_juan) for c in second.chapters + third.chapters]
+    assert marked[:2] == [("", "卷之一"), ("體道第一", "卷之一")]
+    assert marked[16:18] == [("歸根第十六", "卷之一"), ("淳風第十七", "卷之二")]
+    assert marked[37:40] == [("爲政第三十七", "卷之二"), ("論德第三十八", "卷之三"), ("法本第三十九", "卷之三")]
+    assert marked[59:61] == [("守道第五十九", "卷之三"), ("居位第六十", "卷之四")]
+    assert marked[-1] == ("顯質第人十一", "卷之四") and len(marked) == 82
+    # 前漢書's 目錄 lists ``前漢書卷一上`` over ``帝紀第一上``: a contents list's entries, no 卷's head
+    contents = (HANSHU / "KR2a0007_000.txt").read_text(encoding="utf-8")
+    assert part_lines(contents, "前漢書") == []
+
+
+@pytest.mark.django_db
+def test_mengzi_zhushu_is_cited_and_listed_by_its_printed_juans(tmp_path, client):
+    """Imported, 孟子注疏's files 1 and 2: a section of 卷一下 is cited under 卷一下, the juan names each
+    卷 once; the work page lists 卷一上, 卷一下, 卷二上, 卷二下, each 卷 that opens inside its file linked to
+    its first section, and counts 2 卷 printed in 4."""
+    first, second = imported(tmp_path, MENGZI, "KR1h0003_001.txt", "KR1h0003_002.txt")
+    chapters = list(Chapter.objects.filter(juan=first).order_by("position"))
+    assert juan_citation_text(first, chapters).split("》")[1] == "卷一上〈梁恵王章句上〉・卷一下（四庫全書・文淵閣本，Kanripo KR1h0003_001）"
+    opening = Section.objects.filter(juan=first, chapter=chapters[2]).order_by("position").first()
+    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(pk=opening.pk)
+    # its 篇 heading 梁惠王章句上 (the 篇's second half) titles its first section
+    assert (section.position, citation_text(section).split("》")[1]) == (8, "卷一下「梁惠王章句上」（四庫全書・文淵閣本，葉 1-24a）")
+    slug = first.edition.slug
+    body = client.get(f"/works/{slug}/").content.decode()
+    listed = body.split('<ol class="juans">')[1].split("</ol>")[0]
+    items = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", li)).strip() for li in listed.split("<li>")[1:]]
+    links = re.findall(r'<li><a href="([^"]+)">', listed)
+    assert items == ["卷一上 〈梁恵王章句上〉 附〈卷一上考證〉 7 節 引文", "卷一下 附〈卷一下考證〉 4 節",
+                     "卷二上 〈梁惠王章句下〉 附〈卷二上考證〉 10 節 引文", "卷二下 附〈卷二下考證〉 8 節"]
+    # 卷一上's 6 sections and its 考證's 1: 卷一下 opens at section 8; 卷二上's 9 and 1: 卷二下 at 11
+    assert [link.split(f"/works/{slug}/juan/")[1] for link in links] == ["1/", "1/8/", "2/", "2/11/"]
+    assert '<p class="juan-count">2 卷（分爲 4 卷）</p>' in body

@@ -19,8 +19,10 @@ import re
 
 from reader.numerals import NUMERAL_CHARS
 from ..document import JuanDocument
-from .header import FILE_VALUE, JUAN_PROPERTY, file_juans
+from .header import (COLLECTION, DAOZANG_EDITIONS, DAOZANG_MARK, FILE_VALUE, JUAN_PROPERTY, KAOZHENG, TITLE_VARIANTS,
+                     Header, file_juans, page_edition)
 from .juan_titles import part_name
+from .lines import BLANK, PB_ONLY
 
 #: A ``#+PROPERTY: FILE`` line anywhere in a file (its part: ``卷下之上``).
 _FILE_LINE = re.compile(r"^#\+PROPERTY: FILE " + FILE_VALUE.replace("$", "(?=\n|$)"), re.M)
@@ -38,8 +40,10 @@ def part_lines(text: str, work: str) -> list[tuple[int, str]]:
     """``[(1-based line, label)]``: where each printed 卷 of the work that ``text`` holds opens, in
     the file's order, for a file that holds two or more; [] for a file of one, or none. Its ``FILE``
     lines where they name two or more (``file_juans``), else its ``JUAN`` lines that name a printed
-    卷 (``PRINTED_PART``), each 卷 at its first line. 世説新語 KR3l0002_002: ``[(8, "卷中之上"),
-    (1140, "卷下之上"), (2270, "卷下之下")]``; 前漢書 KR2a0007_001: ``[(6, "卷一上"), (854, "卷一下")]``."""
+    卷 (``PRINTED_PART``), else the juan title lines it prints (``title_lines``), each 卷 at its first
+    line. 世説新語 KR3l0002_002: ``[(8, "卷中之上"), (1140, "卷下之上"), (2270, "卷下之下")]``; 前漢書
+    KR2a0007_001: ``[(6, "卷一上"), (854, "卷一下")]``; 孟子注疏 KR1h0003_001 (its ``JUAN`` a number):
+    ``[(11, "卷一上"), (464, "卷一下")]``."""
     held = file_juans(text, work)
     if len(held) >= 2:
         found = [(m.start(), m["part"]) for m in _FILE_LINE.finditer(text) if m["part"] in held]
@@ -50,7 +54,70 @@ def part_lines(text: str, work: str) -> list[tuple[int, str]]:
     for at, label in found:
         if all(label != seen for _, seen in out):
             out.append((text.count("\n", 0, at) + 1, label))
-    return out if len(out) >= 2 else []
+    return out if len(out) >= 2 else title_lines(text, work)
+
+
+#: A page's marks and the print's line ends inside a transcribed line (河上公 ``道德眞¶經註卷之¶二``,
+#: ``道¶德眞經註<md:KR5c0065_SBCK_003-21b>¶卷之四``), left out to read the title the line prints.
+_MARKS = re.compile(r"<[^<>\n]*>|¶")
+
+
+def _same_juan(label: str) -> str:
+    """The key by which two titles name one 卷: the label with variant forms folded
+    (``TITLE_VARIANTS``: 巻 as 卷) and 第 and 之 left out (卷之一, 卷第一 and 卷一 alike)."""
+    return re.sub("[第之]", "", label.translate(TITLE_VARIANTS))
+
+
+def _front_part(value: str) -> bool:
+    """Whether a ``#+PROPERTY: JUAN`` part named ``value`` is front or back matter (目錄, 序, 提要):
+    neither a number nor a printed 卷 (``PRINTED_PART``) nor a 卷's 考證. Its title lines are a
+    contents list's entries (前漢書 KR2a0007_000's 目錄 ``前漢書卷一上`` over ``帝紀第一上``), no 卷's head."""
+    return bool(value) and not value.isdigit() and not PRINTED_PART.match(value) and not value.endswith(KAOZHENG)
+
+
+def title_lines(text: str, work: str) -> list[tuple[int, str]]:
+    """``[(1-based line, label)]``: where each printed 卷 opens in a file that names its 卷 only by the
+    title lines it prints, for one that prints two or more; [] otherwise. A title line is one the
+    header reads as the juan's title (``Header.title_line``: the work's title, as the book writes it,
+    and a 卷 label alone, ``　　孟子注疏卷一下``), read with the page's marks and line ends left out;
+    outside a part of front matter (``_front_part``: a contents list names each 卷 by such a line);
+    its label a printed 卷 (``PRINTED_PART``; a 道藏 print's case mark left out, ``DAOZANG_MARK``:
+    卷之二知二 is 卷之二), never a 考證 (``卷一上考證``, part of the 卷 before it). The 四庫 copyists print
+    each 卷's title at its head and again at its end (孟子注疏 KR1h0003_001: 卷一上 at lines 11 and 381,
+    卷一下 at 464 and 790): a 卷 opens at its first title. A file that opens inside a 卷 prints that
+    卷's end title first, with the text before it and no other title of that 卷 in the file (河上公
+    KR5c0065_002: ``道德眞經註¶卷之一`` at line 299 after 體道第一 … 歸根第十六, then 卷之二's head at
+    303): that 卷 opens at the file's first line. 孟子注疏 KR1h0003_001: ``[(11, "卷一上"),
+    (464, "卷一下")]``; KR5c0065_002: ``[(1, "卷之一"), (303, "卷之二"), (674, "卷之三")]`` (卷之三's head
+    on the pages bound after 卷之二's end: no chapter falls in it, ``mark_printed_juans``)."""
+    header = Header(work=work)
+    daozang = page_edition(text) in DAOZANG_EDITIONS
+    titles: list[tuple[int, str]] = []
+    text_before = listing = False
+    for number, line in enumerate(text.splitlines(), 1):
+        part = JUAN_PROPERTY.match(line)
+        if part:
+            listing = _front_part(part_name((part.group(1) or "").strip()))
+        bare = _MARKS.sub("", line)
+        m = header.title_line(bare) if bare.strip() and not line.startswith("#") and not listing else None
+        label = (m["label"] or "") if m and not m["rest"] and not m["note"] else ""
+        mark = DAOZANG_MARK.match(label) if daozang else None
+        label = mark["juan"] if mark else label
+        if label and PRINTED_PART.match(label) and not label.endswith(KAOZHENG):
+            titles.append((number, label))
+        elif not titles and not (line.startswith("#") or BLANK.match(line) or PB_ONLY.match(line)
+                                 or COLLECTION.match(line)):
+            text_before = True
+    out: list[tuple[int, str]] = []
+    for number, label in titles:
+        if all(_same_juan(label) != _same_juan(seen) for _, seen in out):
+            out.append((number, label))
+    if len(out) < 2:
+        return []
+    first = _same_juan(out[0][1])
+    if text_before and sum(_same_juan(label) == first for _, label in titles) == 1:
+        out[0] = (1, out[0][1])  # the file opens inside the 卷 whose end title it prints first
+    return out
 
 
 def mark_printed_juans(doc: JuanDocument, text: str, work: str) -> None:
@@ -58,10 +125,17 @@ def mark_printed_juans(doc: JuanDocument, text: str, work: str) -> None:
     falls in (``part_lines``): the last whose ``FILE`` or ``JUAN`` line comes before the chapter's
     first section's line (前漢書 KR2a0007_001's 〈卷一上考證〉 is 卷一上's). A chapter before the first
     such line (世説新語校語, bound before 卷上之上 in ``_001``) or without a section keeps "". Nothing
-    is set in a file that holds one printed 卷."""
+    is set in a file that holds one printed 卷, nor in one whose chapters all fall in one (河上公
+    KR5c0065_002's last title, 卷之三's head, holds none; 禮書 KR1d0084_041 prints 卷四十二's title inside
+    its one chapter)."""
     parts = part_lines(text, work)
     if not parts:
         return
+    marked = []
     for chapter in doc.chapters:
         first = next((s.line for s in chapter.sections if s.line), 0)
-        chapter.printed_juan = next((label for line, label in reversed(parts) if line < first), "") if first else ""
+        marked.append(next((label for line, label in reversed(parts) if line < first), "") if first else "")
+    if len({label for label in marked if label}) < 2:
+        return  # the file's chapters fall in one 卷 (a next 卷's head on its last pages holds none)
+    for chapter, label in zip(doc.chapters, marked):
+        chapter.printed_juan = label
