@@ -35,7 +35,8 @@ from reader.reading import chapter_views, read_consistently
 from search.matching import reading_of
 from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
-from search.facets import active_filters, works_of_dynasties
+from search.facet_menu import active_filters
+from search.facets import works_of_dynasties
 from search.filters import folded_hits, form_filters, without_filters
 from search.forms import PAGING, DynastyField, SearchForm, ValuesField, one_value_errors
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search

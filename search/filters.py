@@ -1,6 +1,6 @@
 """The filters of a search page as the reader sees them: one removable chip for each filter a
 search holds (the form's own, ``form_filters``, beside the facet filters'
-``search.facets.active_filters``), and, when a search with filters finds nothing, what each
+``search.facet_menu.active_filters``), and, when a search with filters finds nothing, what each
 filter took away (``without_filters``): the hits of the same query without that filter and
 without them all, each a link to that search, and the commentators whose name holds the one
 typed (注者「鄭」 finds no note of a 鄭; 鄭玄 wrote 3 of the hits).
@@ -23,7 +23,7 @@ from .service import run_search
 
 #: The form's own filters, each with the word a chip names it by, in the form's order. ``edition``
 #: and the facet filters (``class``, ``dynasty``, ``author``) have their chips from
-#: ``search.facets.active_filters``.
+#: ``search.facet_menu.active_filters``.
 FORM_FILTERS = {"work": "書", "juan": "卷", "chapter": "篇", "commentator": "注者", "layer": "範圍"}
 #: Every parameter that narrows a search (what ``without_filters`` takes off); ``q``, ``exact``
 #: (how the query is read: its own checkbox and advice), ``sort``, ``context`` and ``group`` do not.

@@ -23,7 +23,8 @@ from .matching import match_runs, reading_of
 from .query import invisible_only
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
-from .facets import FACET_NOTES, active_filters, facet_counts, facet_menu, search_facet_counts
+from .facet_menu import FACET_NOTES, active_filters, facet_menu
+from .facets import facet_counts, search_facet_counts
 from .filters import annotation_hits, folded_hits, form_filters, without_filters
 from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, one_value_errors, resolve_edition,
                     resolve_work)

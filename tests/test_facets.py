@@ -10,7 +10,7 @@ import pytest
 import api.views  # noqa: F401  (the three: the views hold the real run_search, imported before
 import pages.views  # noqa: F401  a test spies on search.service's, so the spy sees the facets'
 import search.views  # noqa: F401  searches alone, whichever test runs first in the process)
-from search import facets
+from search import facet_menu, facets
 from search.backends import SearchQuery, WrittenBy, get_search_backend
 from search.documents import documents_for_juan
 from reader.importers.loader import import_file
@@ -492,7 +492,7 @@ def test_a_facet_lists_six_values_and_the_rest_under_more():
     """A facet with many values (authors on a large library) showed them in a box cut at 10rem
     whose scroll bar overlay scroll bars hide: the first six and every chosen one are listed, the
     others open under 「另 N 項」, in the order of the counts."""
-    from search.facets import facet_menu
+    from search.facet_menu import facet_menu
 
     rows = [{"value": f"作者{k}", "count": 20 - k} for k in range(9)]
     menu = facet_menu([("q", "臣"), ("author", "作者7")], {"author": rows})
@@ -641,9 +641,9 @@ def test_an_anthologys_text_is_nobody_knowns_and_the_author_facet_says_why(seed_
     assert client.get("/api/search/", {**query, "work": juan.work.slug}).json()["count"] == 1
     page = client.get("/search/", {**query, "author": "屈原"}).content.decode()
     assert "沒有找到「帝高陽之苗裔兮」" in page
-    assert (f'<li class="author-note">{facets.FACET_NOTES["author"]}</li>' in page
+    assert (f'<li class="author-note">{facet_menu.FACET_NOTES["author"]}</li>' in page
             and "（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），各篇作者（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，"
-                "以作者屈原篩選不得；請改用「書」篩選。" in facets.FACET_NOTES["author"])
+                "以作者屈原篩選不得；請改用「書」篩選。" in facet_menu.FACET_NOTES["author"])
     # the facet's note, behind its disclosure, on a search with hits in several people's layers
     page = client.get("/search/", {"q": "屈原", "exact": "1"}).content.decode()
     assert '<h2 id="facet-author">作者</h2><details class="facet-note"><summary>命中計入所在之層的作者</summary><p>' in page

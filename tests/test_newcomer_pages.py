@@ -182,7 +182,7 @@ def test_a_work_without_a_kanripo_id_shelves_after_the_kanripo_works_of_its_shu(
 def test_a_single_facet_value_is_listed_not_folded():
     """「另 1 項」 folded one value away, a fold that saves no line: seven values are all listed,
     eight fold two."""
-    from search.facets import facet_menu
+    from search.facet_menu import facet_menu
 
     rows = [{"value": f"作者{k}", "count": 20 - k} for k in range(8)]
     seven = facet_menu([("q", "臣")], {"author": rows[:7]})[0]

@@ -115,12 +115,15 @@ def test_search_counts_of_every_layer_of_a_zhushu_juan(tmp_path):
 def test_search_counts_across_the_parts_of_a_note_and_by_commentator(tmp_path):
     """六臣註文選 卷一 files its notes' columns left first: the parts of one note are joined in
     reading order (後今卷旣, read across a join, and folded as 後今巻既), and each of the six
-    commentators' notes are counted apart."""
+    commentators' notes are counted apart; the editors' 校記 joined the same way (``(之遺美五字/五臣有國家)``,
+    read 五臣有國家之遺美五字: 國家之遺 across its columns) is counted in its own layer."""
     rows = search_counts.counts_for_file(CORPUS / "kanripo-commentary/KR4h0003/KR4h0003_001.txt",
                                          tmp_path / "index")
     assert [tuple(r) for r in rows if r.what == "note parts"] == [
         ("commentary", "後今卷旣", 1, 1, "exact", "", "note parts"),
-        ("commentary", "後今巻既", 1, 1, "folded", "", "note parts")]
+        ("commentary", "後今巻既", 1, 1, "folded", "", "note parts"),
+        ("editorial", "國家之遺", 1, 1, "exact", "", "note parts"),
+        ("editorial", "國家之遺", 1, 1, "folded", "", "note parts")]
     assert [(r.commentator, r.query, r.engine, r.plain) for r in rows if r.commentator] == [
         ("劉良", "也", 57, 57), ("呂向", "也", 109, 109), ("呂延濟", "也", 121, 121), ("張銑", "也", 110, 110),
         ("李周翰", "也", 81, 81), ("李善", "曰", 1225, 1225)]

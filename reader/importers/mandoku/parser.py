@@ -57,7 +57,8 @@ from .head_lists import head_lists
 from .collected_blocks import collected_layers, collected_units
 from .indented import indented_commentary, reference_indent_layers
 from .said_blocks import said_layers, said_marker, said_units
-from .structure import BLOCK_LABEL, category_bylines, group, recurring_labels, split_tags
+from .source_tags import split_tags
+from .structure import BLOCK_LABEL, category_bylines, group, recurring_labels
 from .block_labels import block_words, join_split_labels, label_blocks, part_glued_labels
 from .juan_titles import front_matter_label
 from .line_loop import LineLoop

@@ -19,10 +19,9 @@ from __future__ import annotations
 import re
 
 from ..document import (
-    LABEL, NOTE, NOTE_KINDS, RECORD, SMALLPRINT, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
+    LABEL, NOTE, RECORD, SMALLPRINT, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc,
 )
 from ..bylines import MASTER, byline_entries, category_byline
-from ..siku import MAIN_NOTE_TAG
 from .contents import LIVES
 from .contents import TITLE as CONTENTS_TITLE
 from .divisions import division_heading, listed_headings, titled_chapters
@@ -127,7 +126,6 @@ def heading_category(words: str) -> str:
 
 CLOSER = re.compile(r"^(?P<closer>[右記](?P<title>[^\u3000 ()<¶]+))")
 JI_CLOSER = re.compile(r"記[^\u3000 ()<¶]{1,20}¶?")
-TAG = re.compile(r"^(?P<body>.*?\S)(?P<sep>[ \u3000]+)(?P<tag>[^ \u3000()]{1,12})$", re.S)
 
 
 def category_bylines(units: list[Unit]) -> list[tuple[ChapterDoc, str]]:
@@ -312,29 +310,6 @@ def recurring_labels(units: list[Unit], least: int = RECURRING_LABEL) -> frozens
             text = "".join(u.pieces[0].chunks)
             counts[text] = counts.get(text, 0) + 1
     return frozenset(t for t, n in counts.items() if n >= least)
-
-
-def split_tags(doc: JuanDocument, path: str) -> None:
-    """Split note source tags (``…稍屬  鄉射記``) and resolve 同上, in text order."""
-    last_source = ""
-    for section in doc.sections:
-        for piece in section.pieces + section.records:
-            if piece.kind not in NOTE_KINDS:
-                continue
-            m = TAG.match(piece.text)
-            if not m:
-                continue
-            tag = m["tag"]
-            if piece.kind == NOTE and not MAIN_NOTE_TAG.fullmatch(tag):
-                continue
-            piece.text, piece.tag_separator, piece.source_tag = m["body"], m["sep"], tag
-            source = last_source if tag == "同上" else tag
-            if tag == "同上" and not last_source:
-                doc.warnings.append(f"{path}: 同上 with no earlier source")
-            piece.source = source
-            last_source = source or last_source
-
-
 
 
 def poem_titles(sections: list[SectionDoc], chunks: list[list[int]], run: list[Unit],
