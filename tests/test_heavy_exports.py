@@ -20,9 +20,10 @@ from .test_exports import _work_of
 #: Queries before the first juan of a whole-work export: the edition (with its work), the
 #: work's row for the view, its count of editions (the edition's name in citations), the juans' numbers.
 HEAD_QUERIES = 4
-#: Queries a juan: the juan, its accepted corrections, its chapters, sections, pieces, and
-#: the opening words of its untitled sections (one query for all of them).
-JUAN_QUERIES = 6
+#: Queries a juan: the juan, its accepted corrections, its chapters, sections, pieces, the
+#: opening words of its untitled sections (one query for all of them), and its chapters' printed
+#: heads and ends (``reader.chapter_heads``: each chapter's first piece, then their layouts: two).
+JUAN_QUERIES = 8
 
 
 def _untitled_work(juans: int, title: str):

@@ -172,8 +172,9 @@ def test_display_links_keep_the_corrected_reading_asked_for(client, seed_juan):
                                     {"layout": "vertical"}, {"script": "simp", "hl": "射"}])
 def test_juan_page_queries_stay_bounded_in_every_mode(client, seed_juan, django_assert_max_num_queries, params):
     # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections; 11th: whether the
-    # work has other editions (校勘 link); 12th: the sizes of its sections (reader.paging.juan_pages)
-    with django_assert_max_num_queries(12):
+    # work has other editions (校勘 link); 12th: the sizes of its sections (reader.paging.juan_pages);
+    # 13th and 14th: the chapters' printed heads and ends (reader.chapter_heads: first pieces, layouts)
+    with django_assert_max_num_queries(14):
         response = client.get(JUAN_URL, params)
     assert response.status_code == 200
 
@@ -284,7 +285,7 @@ def test_citation_without_chapter_title_or_closer():
     from reader.citation import citation_text
 
     work = NS(author="張爾岐", dynasty="", kanripo_id="", title="儀禮鄭註句讀")
-    juan = NS(label="", number=3, work=work, edition=NS(cited_name="", kanripo_id="", byline=[]))
+    juan = NS(label="", number=3, work=work, header="", edition=NS(cited_name="", kanripo_id="", byline=[]))
     # an untitled section is cited by its opening words, never by a number the book lacks (第7節)
     section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title=""), opening="士冠禮筮于廟門…",
                  matter=None)  # not front matter (reader.citation.matter_writer), known: no query
