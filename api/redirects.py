@@ -11,7 +11,9 @@ work's title, as written or as search folds it (``reader.places.by_title``, the 
 rule), a 302 to that work's URL (a title is no permanent name: a second work may come to bear
 it), or, for a title several works bear, a 300 listing them, each with its URL (``titled``). A
 key that is none of these is a JSON 404, and so is a path under an existing id that names no
-page of it (saying so).
+page of it (saying so). The 404 of the slug of an edition that was removed, whose proposals the
+library keeps for it (decision 0065), says so too: ``removed_edition`` counts them and says what
+importing it again does (``corrections.reattach.kept_of_removed``).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from urllib.parse import quote
 from django.http import HttpResponseRedirect, HttpResponsePermanentRedirect, JsonResponse
 
 from config.converters import whole_number
+from corrections.reattach import kept_of_removed
 from reader.models import Edition, Work
 from reader.places import by_title
 
@@ -82,7 +85,9 @@ def _not_found(kind: str, english: str, slug: str):
     """The JSON 404 for a work or edition named by ``slug``; a number is called an id, not a slug
     (nor, for a work, a title), and a number that is no id (``-1``, ``0``, ``1.5``, ``１``) is
     said to be no id: ``沒有此版本：-1，編號為從 1 起的整數（no edition '-1': an id is a whole number
-    from 1 in ASCII digits, and no edition has this slug）``."""
+    from 1 in ASCII digits, and no edition has this slug）``. For the slug of a removed edition whose
+    proposals are kept, the body has ``removed_edition`` as well (``corrections.reattach.kept_of_removed``:
+    ``{"slug", "kept": {"accepted": 1, "pending": 2, …}, "note"}``)."""
     named = "slug or title" if kind == "書" else "slug"
     if slug.isascii() and slug.isdigit() and slug.strip("0"):
         detail = f"沒有此{kind}：{slug}（no {english} with this id）"
@@ -91,7 +96,10 @@ def _not_found(kind: str, english: str, slug: str):
                   f"in ASCII digits, and no {english} has this {named}）")
     else:
         detail = f"沒有此{kind}：{slug}（no {english} with this {named}）"
-    return JsonResponse({"detail": detail}, status=404, json_dumps_params={"ensure_ascii": False})
+    body = {"detail": detail}
+    if (kept := kept_of_removed(slug)) is not None:  # an edition removed whose proposals wait for its slug
+        body["removed_edition"] = kept
+    return JsonResponse(body, status=404, json_dumps_params={"ensure_ascii": False})
 
 
 def _no_page(prefix: str, english: str, pk: str, rest: str):

@@ -158,6 +158,22 @@ class Proposal(models.Model):
         named = self.edition.cited_name
         return f"{self.edition.work.title}（{named}）" if named else self.edition.work.title
 
+    @property
+    def edition_removed(self) -> bool:
+        """True when the proposal's edition was removed (``remove_texts``: ``edition`` is none, its
+        slug kept in ``edition_slug``; decision 0065)."""
+        return self.edition_id is None
+
+    @property
+    def removal_note(self) -> str:
+        """What the proposal's page, the review queue and the API say of a proposal whose edition was
+        removed (``edition_removed``), Chinese then English: that it and its history are kept, and
+        what importing the edition again does (``corrections.reattach``, ``workflow.recheck``); "" when
+        its edition is there."""
+        if not self.edition_removed:
+            return ""
+        return removal_note(self.edition_slug)
+
     @cached_property
     def juan_label(self) -> str:
         """The juan as the book and the reading page name it (``卷十``, ``序``), one query; from
@@ -193,6 +209,16 @@ class Proposal(models.Model):
         if self.kind == STRUCTURE:
             return dict(STRUCTURE_CHOICES).get(self.structure, self.structure)
         return self.replacement
+
+
+def removal_note(slug: str) -> str:
+    """``Proposal.removal_note`` of the proposals of the removed edition ``slug`` (user-given text is
+    escaped where it is shown; a slug is the edition's, never a user's)."""
+    return (f"版本 {slug} 已移除：此提議及其紀錄照存；{slug} 再匯入時，提議歸回該版本，並在其文字中重新查找："
+            f"找到則照舊，找不到則已採納者擱置、待審者註明無法採納之故 (the edition {slug} was removed: the "
+            f"proposal and its history are kept; when {slug} is imported again, the proposal returns to it and is "
+            f"looked for in its text: found, it stands as it was; not found, an accepted correction is set aside "
+            f"and a pending one says why it cannot be accepted)")
 
 
 #: How the audit log names each action (``AuditEntry.action``), Chinese first as the interface's

@@ -25,7 +25,7 @@ from django.db.models import Count, Q
 
 from reader.models import Edition
 
-from .models import ACCEPTED, ANNOTATION, PENDING, PRIVATE, AuditEntry, Proposal
+from .models import ACCEPTED, ANNOTATION, PENDING, PRIVATE, AuditEntry, Proposal, removal_note
 from .overlay import CORRECTING
 
 #: The audit log's action for a proposal given back its edition (``models.AUDIT_ACTIONS``).
@@ -64,11 +64,7 @@ def held_counts(edition_ids, juans=()) -> Counter:
     counts = Counter()
     for kind, status, n in (Proposal.objects.filter(where).order_by().values_list("kind", "status")
                             .annotate(n=Count("pk"))):
-        if status == ACCEPTED:
-            key = "accepted" if kind in CORRECTING else "annotation" if kind == ANNOTATION else "other"
-        else:
-            key = {PENDING: "pending", PRIVATE: "private"}.get(status, "other")
-        counts[key] += n
+        counts[_held_key(kind, status)] += n
     return counts
 
 
@@ -78,6 +74,28 @@ def held(edition_ids, juans=()) -> str:
     counts = held_counts(edition_ids, juans)
     return ", ".join(f"{counts[key]} {one if counts[key] == 1 else many}"
                      for key, (one, many) in HELD_NAMES.items() if counts[key])
+
+
+def kept_of_removed(slug: str) -> dict | None:
+    """What the library keeps of the removed edition ``slug`` (proposals with no edition that
+    recorded it), for the API's 404 of that slug: ``{"slug", "kept": {HELD_NAMES key: count}, "note"}``
+    (``note``: ``models.removal_note``, what importing it again does), or None when none is kept
+    (the usual case: one query)."""
+    rows = (Proposal.objects.filter(edition__isnull=True, edition_slug=slug).order_by()
+            .values_list("kind", "status").annotate(n=Count("pk")))
+    counts = Counter()
+    for kind, status, n in rows:
+        counts[_held_key(kind, status)] += n
+    if not counts:
+        return None
+    return {"slug": slug, "kept": {key: counts[key] for key in HELD_NAMES if counts[key]}, "note": removal_note(slug)}
+
+
+def _held_key(kind: str, status: str) -> str:
+    """The ``HELD_NAMES`` key a proposal of ``kind`` and ``status`` is counted under."""
+    if status == ACCEPTED:
+        return "accepted" if kind in CORRECTING else "annotation" if kind == ANNOTATION else "other"
+    return {PENDING: "pending", PRIVATE: "private"}.get(status, "other")
 
 
 def removal_lines(editions, juans) -> list[str]:

@@ -28,6 +28,12 @@ CLASSIC = "子曰父母在不逺遊遊必有方"
 SECTION = f"/works/{SLUG}/juan/4/3/"
 PATCH = f"/corrections/patch/{SLUG}.diff"
 ANNOTATIONS = f"/corrections/annotations/{SLUG}.jsonld"
+#: What a proposal's page, the queue and the API say of a proposal of the removed edition.
+REMOVED = ("版本 KR1h0007 已移除：此提議及其紀錄照存；KR1h0007 再匯入時，提議歸回該版本，並在其文字中重新查找：找到則照舊，"
+           "找不到則已採納者擱置、待審者註明無法採納之故 (the edition KR1h0007 was removed: the proposal and its history "
+           "are kept; when KR1h0007 is imported again, the proposal returns to it and is looked for in its text: found, "
+           "it stands as it was; not found, an accepted correction is set aside and a pending one says why it cannot "
+           "be accepted)")
 
 
 def _import(folder, capsys=None):
@@ -98,6 +104,24 @@ def test_an_edition_removed_and_imported_again_takes_back_its_corrections(correc
     with pytest.raises(ReviewError, match=r"^版本 KR1h0007 已移除，重新匯入後方可採納 \(the edition KR1h0007 was removed: the "
                                           r"proposal can be accepted once it is imported again\)$"):
         accept(corrected["pending"], corrected["editor"])
+    # the proposal's page, the review queue and the API say that the edition was removed and what a re-import does
+    editor = Client()
+    editor.force_login(corrected["editor"])
+    page = editor.get(f"/corrections/{corrected['text'].pk}/").content.decode()
+    assert re.findall(r'<p class="edition-removed" role="note">[^<]*</p>', page) == [
+        f'<p class="edition-removed" role="note">{REMOVED}</p>']
+    assert '<dt>位置</dt><dd>KR1h0007 卷四 §3（第1段）</dd>' in page  # no link to a page that is gone
+    queue = editor.get("/corrections/").content.decode()
+    assert re.findall(r'<p class="edition-removed">[^<]*</p>', queue) == [f'<p class="edition-removed">{REMOVED}</p>']
+    for path in (f"/api/works/{SLUG}/", f"/api/editions/{SLUG}/juans/4/"):
+        answer = Client().get(path)
+        assert answer.status_code == 404
+        assert answer.json() == {
+            "detail": {"/api/works/": "沒有此書：KR1h0007（no work with this slug or title）",
+                       "/api/editions/": "沒有此版本：KR1h0007（no edition with this slug）"}[path[:path.index("/", 5) + 1]],
+            "removed_edition": {"slug": SLUG, "kept": {"accepted": 1, "annotation": 1, "pending": 1, "private": 1},
+                                "note": REMOVED}}
+    assert "removed_edition" not in Client().get("/api/editions/KR1h0008/").json()
 
     _import(juan4)
     edition = Edition.objects.get(slug=SLUG)
@@ -117,6 +141,7 @@ def test_an_edition_removed_and_imported_again_takes_back_its_corrections(correc
     assert "-　　子曰父母在不逺遊遊必有方注鄭曰方猶常也疏(正義¶\n+　　子甲乙丙在不逺遊遊必有方注鄭曰方猶常也疏(正義¶\n" in body
     history = Client().get(f"/corrections/{corrected['text'].pk}/").content.decode()
     assert "重歸版本 (re-attached to its edition)" in history and "KR1h0007 imported again" in history
+    assert "edition-removed" not in history
     assert [a.action for a in corrected["text"].audit.all()] == ["proposed", "accepted", "re-attached"]
     # the pending one can be accepted again (it was 「此版本已無卷 4」)
     accept(corrected["pending"], corrected["editor"])

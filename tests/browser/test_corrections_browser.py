@@ -457,3 +457,38 @@ def test_an_editor_is_warned_of_markup_in_a_proposal_and_nothing_of_it_runs(site
     reader.page.goto(site + S1)
     assert reader.page.locator("#s1-p2 .corrected").inner_text() == "君有命" + tag
     assert reader.page.locator("#s1-p2 img").count() == 0 and dialogs == []
+
+
+def test_a_proposal_of_a_removed_edition_says_so_in_the_queue_and_on_its_page(site, tabs):
+    """The seed's edition removed (``remove_texts``): its pending proposal is kept, and the review
+    queue and the proposal's page say that the edition was removed and what importing it again does,
+    at desktop and phone widths, inside the window, on pages axe-core passes (decision 0065)."""
+    from django.core.management import call_command
+
+    from corrections.workflow import propose
+    from reader.models import Juan
+
+    contributor, _editor = person("contrib", "contributor"), person("editor", "editor")
+    p = propose(contributor, Juan.objects.get(), kind="text", section=1, piece=2, start=4, end=7,
+                replacement="君有令", reason="他本<b>作</b>令")
+    call_command("remove_texts", "禮書綱目", stdout=open("/dev/null", "w"))
+    said = ("版本 禮書綱目 已移除：此提議及其紀錄照存；禮書綱目 再匯入時，提議歸回該版本，並在其文字中重新查找：找到則照舊，"
+            "找不到則已採納者擱置、待審者註明無法採納之故 (the edition 禮書綱目 was removed: the proposal and its "
+            "history are kept; when 禮書綱目 is imported again, the proposal returns to it and is looked for in its "
+            "text: found, it stands as it was; not found, an accepted correction is set aside and a pending one says "
+            "why it cannot be accepted)")
+    for device in ("desktop", "phone"):
+        tab = tabs(device)
+        sign_in(tab.page, site, "editor")
+        tab.page.goto(site + "/corrections/")
+        assert tab.page.locator(".pending .edition-removed").all_inner_texts() == [said]
+        assert tab.page.locator(".pending .user-text").first.inner_text() == "他本<b>作</b>令"  # as written, as text
+        assert tab.axe() == []
+        tab.page.goto(site + f"/corrections/{p.pk}/")
+        note = tab.page.locator(".edition-removed")
+        assert note.all_inner_texts() == [said] and note.get_attribute("role") == "note"
+        box = note.bounding_box()
+        assert tab.page.locator("h1").bounding_box()["y"] < box["y"]
+        assert box["x"] + box["width"] <= tab.page.viewport_size["width"]
+        assert tab.axe() == []
+        tab.shot("edition-removed")
