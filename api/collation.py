@@ -21,7 +21,7 @@ from config.downloads import attachment
 from config.paging import page_number
 from config.ratelimit import ApiSearchThrottle
 
-from .pagination import StandardPagination
+from .pagination import StandardPagination, one_paging_value
 from .views import JUAN_N, WORK_ID, _juan
 
 COLLATION_PARAMETERS = [
@@ -172,7 +172,9 @@ def whole_list_page(request) -> None:
     every paged list reads it (``api.pagination.StandardPagination``): absent, ``1`` or ``last``
     is that page; a page past it a 404 naming the last page, 1; anything else (``0``, ``abc``,
     ``１``) a 400 naming ``page``. The parallels read ``?page=abc`` and ``?page=0`` as no page
-    and answered 200, where the other lists answer 400."""
+    and answered 200, where the other lists answer 400; several pages (``page=1&page=2``) a 400
+    as in every list (``api.pagination.one_paging_value``)."""
+    one_paging_value(request, {"page"})
     value = request.query_params.get("page")
     if value is None or value == "" or value in StandardPagination.last_page_strings:
         return

@@ -5,7 +5,16 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 from config.cacheable import view_pairs
-from config.paging import page_number, past_last
+from config.paging import PAGING, one_value_errors, page_number, past_last
+
+
+def one_paging_value(request, names=PAGING) -> None:
+    """Raise ``ValidationError`` (a 400: ``{name: [message]}``, ``config.paging.one_value_errors``)
+    when ``request`` gives a paging parameter of ``names`` (``page``, ``page_size``) several
+    different values: every list of the API read the last one silently (``/api/works/?page=1&page=2``
+    was page 2), where the search answered 400."""
+    if repeated := one_value_errors(request.query_params, names):
+        raise ValidationError({name: [message] for name, message in repeated.items()})
 
 
 class StandardPagination(PageNumberPagination):
@@ -38,6 +47,12 @@ class StandardPagination(PageNumberPagination):
     #: What a ``page`` that is no page number is answered (a 400 naming the parameter).
     invalid_page_number_message = ("page 須為從 1 起的整數或 last (page must be a whole number from 1, or 'last'; "
                                    "not {value!r})")
+
+    def paginate_queryset(self, queryset, request, view=None):
+        """DRF's page of ``queryset``, after ``one_paging_value``: ``page`` or ``page_size`` given
+        several different values is a 400, never the last one."""
+        one_paging_value(request)
+        return super().paginate_queryset(queryset, request, view)
 
     def get_page_number(self, request, paginator) -> int | str:
         """The page ``request`` asks for: 1 when ``page`` is absent or empty, the last for

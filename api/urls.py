@@ -20,18 +20,22 @@ EDITION = {"edition": True}
 # by these alone, so ``?x=1`` is the answer kept for the URL without it (pages/caching.py).
 # Every view reads ``format`` (DRF's content negotiation), a list its page and page size.
 ONE = frozenset({"format"})
-LIST = ONE | {"page", "page_size"}
+LIST = ONE | PAGING
+#: A list's paging (and a long section's ``page``) given several different values is a 400
+#: (``api.pagination.one_paging_value``): never tidied nor kept (``cached_page(one=…)``).
+PAGED = {"one": PAGING}
+PAGE = {"one": {"page"}}
 SEARCH = SEARCH_PARAMETERS | ONE
 COLLATION = ONE | {"with", "glyphs", "section"}
 urlpatterns = [
     path("", views.ApiRoot.as_view(), name="root"),
     path("works/", cached_page(views.WorkList.as_view(), reads=LIST | {"title", "author", "dynasty"},
-                                  many={"author", "dynasty"}), name="work-list"),
+                                  many={"author", "dynasty"}, **PAGED), name="work-list"),
     path("works/<num:pk>/", cached_page(views.WorkDetail.as_view(), reads=ONE), name="work-detail"),
     path("works/<num:pk>/export/<str:kind>/", cached_page(views.WorkExport.as_view(), reads=ONE), name="work-export"),
     path("works/<num:pk>/juans/<num:number>/", cached_page(views.JuanDetail.as_view(), reads=ONE), name="juan-detail"),
     path("works/<num:pk>/juans/<num:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view(), reads=ONE), name="juan-export"),
-    path("works/<num:pk>/juans/<num:number>/sections/<num:position>/", cached_page(views.SectionDetail.as_view(), reads=ONE | {"page"}),
+    path("works/<num:pk>/juans/<num:number>/sections/<num:position>/", cached_page(views.SectionDetail.as_view(), reads=ONE | {"page"}, **PAGE),
          name="section-detail"),
     path("works/<num:pk>/juans/<num:number>/sections/<num:position>/notes/", views.SectionNotes.as_view(),
          name="section-notes"),
@@ -44,7 +48,7 @@ urlpatterns = [
     path("editions/<num:pk>/juans/<num:number>/export/<str:kind>/", cached_page(views.JuanExport.as_view(), reads=ONE), EDITION,
          name="edition-juan-export"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/",
-         cached_page(views.SectionDetail.as_view(), reads=ONE | {"page"}), EDITION, name="edition-section-detail"),
+         cached_page(views.SectionDetail.as_view(), reads=ONE | {"page"}, **PAGE), EDITION, name="edition-section-detail"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/notes/", views.SectionNotes.as_view(),
          EDITION, name="edition-section-notes"),
     path("editions/<num:pk>/juans/<num:number>/collation/", cached_page(CollationView.as_view(), reads=COLLATION, many={"with"}), EDITION,
@@ -61,14 +65,14 @@ urlpatterns = [
     path("works/<num:pk>/juans/<num:number>/collation/<str:kind>/", cached_page(WorkCollationExport.as_view(), reads=COLLATION, many={"with"}),
          name="work-collation-export"),
     path("editions/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
-         cached_page(SectionParallels.as_view(), reads=ONE | {"page"}), EDITION, name="edition-section-parallels"),
+         cached_page(SectionParallels.as_view(), reads=ONE | {"page"}, **PAGE), EDITION, name="edition-section-parallels"),
     path("works/<num:pk>/juans/<num:number>/sections/<num:position>/parallels/",
-         cached_page(SectionParallels.as_view(), reads=ONE | {"page"}), name="section-parallels"),
-    path("parallels/", cached_page(SpanParallels.as_view(), reads=ONE | {"text", "page"}), name="parallels"),
+         cached_page(SectionParallels.as_view(), reads=ONE | {"page"}, **PAGE), name="section-parallels"),
+    path("parallels/", cached_page(SpanParallels.as_view(), reads=ONE | {"text", "page"}, **PAGE), name="parallels"),
     path("search/", cached_page(views.SearchView.as_view(), reads=SEARCH | PAGING, many=MANY_VALUED,
                                 canonical=CANONICAL, one=ONE_VALUED | PAGING), name="search"),
-    path("classes/", cached_page(ClassList.as_view(), reads=LIST), name="class-list"),
-    path("classes/<str:code>/works/", cached_page(ClassWorks.as_view(), reads=LIST | {"shu"}), name="class-works"),
+    path("classes/", cached_page(ClassList.as_view(), reads=LIST, **PAGED), name="class-list"),
+    path("classes/<str:code>/works/", cached_page(ClassWorks.as_view(), reads=LIST | {"shu"}, **PAGED), name="class-works"),
     path("search/export/<str:kind>/", views.SearchExport.as_view(), name="search-export"),
     path("search/distribution/", cached_page(views.SearchDistributionView.as_view(), reads=SEARCH | {"group"}, many=MANY_VALUED,
                                                           canonical=CANONICAL, one=ONE_VALUED), name="search-distribution"),

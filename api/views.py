@@ -45,7 +45,7 @@ from . import exports, hitlists, shapes
 from .catalogue import class_distribution, search_facets
 from .distribution import kept_juan_rows
 from .throttling import ApiExportThrottle, ApiSearchThrottle
-from .pagination import StandardPagination, WholeListPagination
+from .pagination import StandardPagination, WholeListPagination, one_paging_value
 from .serializers import (
     EditionDetailSerializer, HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure,
     section_structure, work_head,
@@ -268,6 +268,7 @@ class SectionDetail(APIView):
         "page", int, description="page of a long section, 1-based (default 1; see `pages.count`)")],
         responses=shapes.SectionStructureSerializer, examples=[shapes.SECTION_EXAMPLE])
     def get(self, request, number, position, **kwargs):
+        one_paging_value(request, {"page"})  # page=1&page=2 is a 400, as in every list
         raw = request.query_params.get("page")
         if (page := page_number(raw)) is None:  # the lists' rule (config.paging), their words but 'last'
             raise ValidationError({"page": [NOT_A_PAGE_NUMBER.format(value=raw[:20])]})

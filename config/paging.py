@@ -12,6 +12,8 @@ that a reader never learnt the page asked was not there.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from django.core.paginator import InvalidPage, Page, Paginator
 
 #: The longest page number a message shows whole; a longer one is cut and ends in 「…」.
@@ -64,3 +66,41 @@ def past_last(number: str | None, last: int) -> str | None:
     if len(digits) <= len(str(last)) and int(digits) <= last:
         return None
     return digits if len(digits) <= SHOWN_DIGITS else digits[:SHOWN_DIGITS] + "…"
+
+
+#: The parameters that page a list (every list of the API: ``page`` and ``page_size``; a page of
+#: the site: ``page``): each takes one value, several different ones a 400 (``one_value_errors``).
+PAGING = frozenset({"page", "page_size"})
+
+#: What a parameter that takes one value is answered when a query string gives it several
+#: different ones (``page=1&page=2``, the search's ``q=射&q=侯``): a 400, never the last one
+#: silently. ``more`` ends the English (the search's: which of its filters take several).
+ONE_VALUE_ONLY = "{name} 只可有一個值，不可同時為「{values}」 ({name} takes one value; got several: {quoted}{more})"
+
+
+def repeated_values(data, names: Iterable[str], canonical: dict[str, Callable[[str], object]] | None = None
+                    ) -> dict[str, list[str]]:
+    """``{name: [values]}`` for each parameter of ``names`` that ``data`` (a ``QueryDict``) gives
+    several different values of, by name, each value once in the order given: the same value
+    repeated is one value, and so are values ``canonical[name]`` reads alike (the search's query
+    spellings); ``{}`` for a plain dict, which holds one value a name."""
+    if not hasattr(data, "getlist"):
+        return {}
+    canonical = canonical or {}
+    out = {}
+    for name in sorted(names):
+        values = list(dict.fromkeys(data.getlist(name)))
+        if len({canonical.get(name, str)(v) for v in values}) > 1:
+            out[name] = values
+    return out
+
+
+def one_value_errors(data, names: Iterable[str] = PAGING, canonical: dict[str, Callable[[str], object]] | None = None,
+                     more: str = "") -> dict[str, str]:
+    """``{name: message}`` (``ONE_VALUE_ONLY``, in both languages, ending in ``more``) for each
+    parameter of ``names`` (by default a list's paging, ``PAGING``) that ``data`` gives several
+    different values of (``repeated_values``): the one rule of every list of the API
+    (``api.pagination``), the search's form and pages."""
+    return {name: ONE_VALUE_ONLY.format(name=name, values="、".join(values)[:80],
+                                        quoted=", ".join(map(repr, values))[:120], more=more)
+            for name, values in repeated_values(data, names, canonical).items()}

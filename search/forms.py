@@ -5,6 +5,7 @@ from django import forms
 
 from catalogue.catalogue import get_class
 from config.converters import whole_number
+from config.paging import PAGING, one_value_errors as paging_errors  # noqa: F401 (PAGING re-exported)
 from reader.juans import malformed_numeral, matching_juans
 from reader.models import Chapter, Edition, Juan, Work
 
@@ -158,34 +159,17 @@ def resolve_edition(value: str) -> tuple[int, ...] | None:
     return (edition.pk,) if edition is not None else None
 
 
-#: What a parameter that takes one value is answered when a query string gives it several
-#: different ones (``q=射&q=侯``, ``chapter=1&chapter=2``): a 400, never the last one silently.
-ONE_VALUE_ONLY = ("{name} 只可有一個值，不可同時為「{values}」 ({name} takes one value; got several: {quoted}. "
-                  "The filters work, edition, juan, commentator, layer, class, dynasty and author take several)")
-
-
-def repeated_single_values(data, names=None) -> dict[str, list[str]]:
-    """``{name: [values]}`` for each parameter of ``names`` (by default ``ONE_VALUED``, the
-    parameters of ``SearchForm`` that take one value; the search's paging, ``PAGING``) that
-    ``data`` (a ``QueryDict``) gives several different values of (the same value repeated is
-    one value, and so are the spellings of a query that parse the same, ``CANONICAL``); ``{}``
-    for a plain dict."""
-    if not hasattr(data, "getlist"):
-        return {}
-    out = {}
-    for name in sorted(ONE_VALUED if names is None else names):
-        values = list(dict.fromkeys(data.getlist(name)))
-        if len({CANONICAL.get(name, str)(v) for v in values}) > 1:  # `` 射`` and ``射`` are one query
-            out[name] = values
-    return out
+#: What the search says after a parameter that takes one value was given several
+#: (``config.paging.ONE_VALUE_ONLY``): which of its parameters take several.
+SEVERAL_TAKEN = ". The filters work, edition, juan, commentator, layer, class, dynasty and author take several"
 
 
 def one_value_errors(data, names=None) -> dict[str, str]:
-    """``{name: message}`` (``ONE_VALUE_ONLY``, in both languages) for each parameter of
-    ``names`` that ``data`` gives several different values of (``repeated_single_values``)."""
-    return {name: ONE_VALUE_ONLY.format(name=name, values="、".join(values)[:80],
-                                        quoted=", ".join(map(repr, values))[:120])
-            for name, values in repeated_single_values(data, names).items()}
+    """``{name: message}`` (``config.paging.one_value_errors``, ending in ``SEVERAL_TAKEN``) for
+    each parameter of ``names`` (by default ``ONE_VALUED``, the parameters of ``SearchForm`` that
+    take one value; the search's paging, ``PAGING``) that ``data`` (a ``QueryDict``) gives several
+    different values of (the spellings of a query that parse the same, ``CANONICAL``, are one)."""
+    return paging_errors(data, ONE_VALUED if names is None else names, CANONICAL, SEVERAL_TAKEN)
 
 
 def _commentator(people: tuple[str, ...]) -> str | tuple[str, ...] | None:
@@ -402,11 +386,8 @@ SEARCH_PARAMETERS = frozenset(SearchForm.base_fields)
 #: layers and the facet filters (``cached_page(many=…)``).
 MANY_VALUED = frozenset(name for name, field in SearchForm.base_fields.items()
                          if getattr(field.widget, "allow_multiple_selected", False))
-#: … and the others, which take one value: several different ones are a 400 (``ONE_VALUE_ONLY``),
+#: … and the others, which take one value: several different ones are a 400 (``one_value_errors``),
 #: an answer never tidied nor kept (``cached_page(one=…)``).
 ONE_VALUED = SEARCH_PARAMETERS - MANY_VALUED
-#: The search's paging parameters (the page's ``page``, the API's ``page`` and ``page_size``): read
-#: once as ``ONE_VALUED`` are, several different values a 400 (``one_value_errors``), never the last.
-PAGING = frozenset({"page", "page_size"})
 #: … and the one spelling of the values read alike (``cached_page(canonical=…)``): the query's.
 CANONICAL = {"q": canonical_query}
