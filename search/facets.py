@@ -199,8 +199,13 @@ def typed_writers(typed: str) -> tuple[str, ...]:
     江永 and 江聲; 鄭: 鄭玄, with the notes stored under 鄭氏), as ``/api/works/?author=`` reads it.
     ``author=鄭`` found only the notes stored under the byline's 鄭氏: 鄭玄, a commentator, was not
     among the names read."""
-    table = facet_table()
-    return typed_author(typed, {name for f in table.values() for name in f.authors + f.notes_by + f.people})
+    return typed_author(typed, _writer_names(facet_table()))
+
+
+def _writer_names(table) -> set[str]:
+    """The names an author filter may name (``typed_writers``): the held works' authors, the
+    writers of their unnamed notes and everyone they name."""
+    return {name for f in table.values() for name in f.authors + f.notes_by + f.people}
 
 
 def _quoted_names() -> dict[str, str]:
@@ -242,13 +247,27 @@ def typed_commentators(typed: str) -> tuple[str, ...]:
     return typed_author(QUOTED_NAMES.get(typed, typed), _commentator_names(facet_table()))
 
 
+def _unknown_people(typed, read, named: set[str]) -> list[str]:
+    """The values of ``typed`` (a person filter's, as given) none of whose people (``read(value)``)
+    is among ``named`` or printed in a held byline (``reader.printed_people.library_dynasties``)."""
+    named = named | set(byline_people())
+    return [value for value in typed if not named.intersection(read(value))]
+
+
 def unknown_commentators(typed) -> list[str]:
     """The values of ``typed`` (a commentator filter's, as given) that name nobody the library
-    holds: none of the people ``typed_commentators`` reads it as is named by a held work
-    (``_commentator_names``) or printed in a held byline (``reader.printed_people.library_dynasties``).
-    Such a value is a 400, alone or among several, as a work or juan that names nothing is."""
-    named = _commentator_names(facet_table()) | set(byline_people())
-    return [value for value in typed if not named.intersection(typed_commentators(value))]
+    holds (``_unknown_people``): none of the people ``typed_commentators`` reads it as is named by
+    a held work (``_commentator_names``) or a held byline. Among several, such a value is a 400,
+    as a work or juan that names nothing is (``search.forms``)."""
+    return _unknown_people(typed, typed_commentators, _commentator_names(facet_table()))
+
+
+def unknown_authors(typed) -> list[str]:
+    """The values of ``typed`` (an author filter's, as given) that name nobody the library holds,
+    as ``unknown_commentators`` by the author filter's reading (``typed_writers``) among the
+    writers it reads (``_writer_names``). ``author=江永&author=nobody`` kept 江永's hits and
+    dropped nobody silently."""
+    return _unknown_people(typed, typed_writers, _writer_names(facet_table()))
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an

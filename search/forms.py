@@ -12,8 +12,8 @@ from reader.models import Chapter, Edition, Juan, Work
 from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .collected import both, commentator_filter
-from .facets import (editions_for, facet_table, typed_commentators, unfaceted_writer_counts, unknown_commentators,
-                     unknown_dynasties,
+from .facets import (editions_for, facet_table, typed_commentators, unfaceted_writer_counts, unknown_authors,
+                     unknown_commentators, unknown_dynasties,
                      unknown_dynasty_message, written_by_for)
 from .query import CONTROL, canonical_query, control_character_message, invisible_only, invisible_query_message
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
@@ -164,6 +164,11 @@ def resolve_edition(value: str) -> tuple[int, ...] | None:
 SEVERAL_TAKEN = ". The filters work, edition, juan, commentator, layer, class, dynasty and author take several"
 
 
+#: The person filters whose value that names nobody the library holds is a 400 among several
+#: (``SearchForm.clean``): ``{parameter: (the values naming nobody, what the message calls him)}``.
+UNKNOWN_PEOPLE = {"commentator": (unknown_commentators, "注者"), "author": (unknown_authors, "作者")}
+
+
 def one_value_errors(data, names=None) -> dict[str, str]:
     """``{name: message}`` (``config.paging.one_value_errors``, ending in ``SEVERAL_TAKEN``) for
     each parameter of ``names`` (by default ``ONE_VALUED``, the parameters of ``SearchForm`` that
@@ -265,14 +270,15 @@ class SearchForm(forms.Form):
                     return data
             else:
                 ids = chosen
-        # among several, a commentator who names nobody is a 400 (the union dropped him silently);
-        # alone, he finds nothing and the answer says which filter emptied it and whose name
-        # holds his (search.filters.without_filters: 玄 → 鄭玄), as an author filter does
-        if len(typed := data.get("commentator") or ()) > 1 and (unknown := unknown_commentators(typed)):
-            names = "」「".join(unknown)
-            self.add_error("commentator", f"沒有「{names}」這位注者 (no commentator {', '.join(map(repr, unknown))}: "
-                                          f"no work held names a writer so)")
-            return data
+        # among several, a commentator or an author who names nobody is a 400 (the union dropped
+        # him silently); alone, he finds nothing and the answer says which filter emptied it and
+        # whose name holds his (search.filters.without_filters: 玄 → 鄭玄)
+        for name, (unknown_of, word) in UNKNOWN_PEOPLE.items():
+            if len(typed := data.get(name) or ()) > 1 and (unknown := unknown_of(typed)):
+                names = "」「".join(unknown)
+                self.add_error(name, f"沒有「{names}」這位{word} (no {name} {', '.join(map(repr, unknown))}: "
+                                     f"no work held names a writer so)")
+                return data
         # The facets (search.facets) count the hits without their own filters: the editions
         # before the facet filters are kept for them.
         data["unfaceted_edition_ids"] = ids

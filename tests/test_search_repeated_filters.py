@@ -143,17 +143,22 @@ def test_the_page_and_the_page_size_given_twice_are_a_400_as_every_one_valued_pa
     assert client.get("/api/search/", {"q": "也", name: [values[0]] * 2}).json()["count"] == 380
 
 
-def test_a_commentator_who_names_nobody_among_several_is_a_400_naming_him(client, maoshi, seed_juan):
-    """As ``work=2&work=nonexist`` is: ``commentator=鄭玄&commentator=nobody`` kept 鄭玄's hits and
-    dropped nobody silently. Alone, a name that names nobody finds nothing, and the answer says the
-    filter emptied it (``unfiltered``, as ``author=`` does; test_search_filters)."""
-    for given, unknown in ((["鄭玄", "nobody"], ["nobody"]), (["無此人", "孔達", "孔穎達"], ["無此人", "孔達"])):
-        answer = client.get("/api/search/", {"q": "也", "commentator": given})
+@pytest.mark.parametrize("name, word, held, several, counts", [
+    ("commentator", "注者", "鄭玄", ("鄭", ["鄭", "孔穎達"], "孔颖达"), [60, 614, 554]),
+    ("author", "作者", "江永", ("孔穎達", "江永", ["孔穎達", "江永"], "孔"), [554, 380, 934, 554])])
+def test_a_person_who_names_nobody_among_several_is_a_400_naming_him(client, maoshi, seed_juan, name, word, held,
+                                                                      several, counts):
+    """As ``work=2&work=nonexist`` is: ``commentator=鄭玄&commentator=nobody`` (and
+    ``author=江永&author=nobody``) kept 鄭玄's hits and dropped nobody silently
+    (``search.forms.UNKNOWN_PEOPLE``). Alone, a name that names nobody finds nothing, and the
+    answer says the filter emptied it (``unfiltered``; test_search_filters)."""
+    for given, unknown in (([held, "nobody"], ["nobody"]), (["無此人", "孔達", "孔穎達"], ["無此人", "孔達"])):
+        answer = client.get("/api/search/", {"q": "也", name: given})
         names = "」「".join(unknown)
-        assert (answer.status_code, answer.json()) == (400, {"commentator": [
-            f"沒有「{names}」這位注者 (no commentator {', '.join(map(repr, unknown))}: no work held names a writer so)"]})
-    assert client.get("/search/", {"q": "也", "commentator": ["鄭玄", "nobody"]}).status_code == 400
-    alone = client.get("/api/search/", {"q": "也", "commentator": "nobody", "page_size": 1}).json()
-    assert (alone["count"], alone["unfiltered"]["emptied_by"]) == (0, ["commentator"])
+        assert (answer.status_code, answer.json()) == (400, {name: [
+            f"沒有「{names}」這位{word} (no {name} {', '.join(map(repr, unknown))}: no work held names a writer so)"]})
+    assert client.get("/search/", {"q": "也", name: [held, "nobody"]}).status_code == 400
+    alone = client.get("/api/search/", {"q": "也", name: "nobody", "page_size": 1}).json()
+    assert (alone["count"], alone["unfiltered"]["emptied_by"]) == (0, [name])
     # a surname, a spelling, several people: each the people it stands for, as before
-    assert [count(client, q="也", commentator=names) for names in ("鄭", ["鄭", "孔穎達"], "孔颖达")] == [60, 614, 554]
+    assert [count(client, q="也", **{name: names}) for names in several] == counts
