@@ -305,18 +305,19 @@ def _layer(piece) -> tuple[str, str]:
 
 
 def _byline(parent: ET.Element, section) -> None:
-    """The section's own byline (``reader.people.section_people``) as ``<byline>`` with one
-    ``<persName>`` a person (``〔dynasty〕name``, ``@role`` his role as printed: 注; none for
-    the author), joined by U+3000; nothing for a section without one."""
+    """The section's own byline (``reader.people.section_people``) as ``<byline>``, one ``<persName>`` a person
+    (``〔dynasty〕name``, ``@role`` his role as printed: 注; none for the author; a commentary naming nobody,
+    ``舊注``, its words), joined by U+3000; nothing for a section without one."""
     people = section_people(section)
     if not people:
         return
     byline = _sub(parent, "byline")
     for k, person in enumerate(people):
-        if k:
-            append_plain(byline, "\u3000")
+        if k or not person["name"]:  # U+3000 between people; a commentary naming nobody is its words (舊注)
+            append_plain(byline, ("\u3000" if k else "") + ("" if person["name"] else person["role"]))
         dynasty = f"〔{person['dynasty']}〕" if person["dynasty"] else ""
-        _sub(byline, "persName", dynasty + person["name"], **({"role": person["role"]} if person["role"] else {}))
+        if person["name"]:
+            _sub(byline, "persName", dynasty + person["name"], **({"role": person["role"]} if person["role"] else {}))
 
 
 def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozenset()) -> None:

@@ -188,9 +188,11 @@ def works_told_apart(works) -> dict[int, str]:
 
 def section_people(section) -> list[dict[str, str]]:
     """``[{"dynasty", "name", "role"}, …]`` of a section's own byline (``Section.bylines``, or a
-    parsed ``SectionDoc``'s), in the book's order; [] when it has none. Values are "", never None."""
+    parsed ``SectionDoc``'s), in the book's order; [] when it has none. Values are "", never None. A
+    commentary whose maker the book does not know names nobody: its name "", its role the words printed
+    (文選 卷十五 思玄賦 ``張平子`` / ``舊注``: ``{"dynasty": "", "name": "", "role": "舊注"}``, shown 舊注)."""
     return [{"dynasty": p.get("dynasty", ""), "name": p.get("name", ""), "role": p.get("role", "")}
-            for p in getattr(section, "bylines", None) or () if p.get("name")]
+            for p in getattr(section, "bylines", None) or () if p.get("name") or p.get("role")]
 
 
 def section_byline(section, *, cited: bool = False) -> str:
@@ -210,7 +212,7 @@ def byline_pieces(section, pieces) -> frozenset[int]:
     if not people:
         return frozenset()
     named = {p["name"] + p["role"] for p in people if p["role"]}
-    names = {p["name"] for p in people} | named
+    names = {p["name"] for p in people if p["name"]} | named
     out: set[int] = set()
     after_name = False
     for index, p in enumerate(pieces):

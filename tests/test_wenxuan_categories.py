@@ -121,9 +121,11 @@ def test_the_notes_under_a_commentator_and_the_old_commentary():
     assert said == [("李善", "善曰舊注是者"), ("李善", "臣善以别之他"), ("薛綜", "凴依託也虚無"), ("李善", "善曰博物志曰"),
                     ("薛綜", "奓汰言公子生")]
     # 六臣 卷十五 ``　　　　張平子舊注(…`` under ``　　　思玄賦(…``: the author's name and 舊注 (李善 does not know
-    # its maker), no commentator 張平子舊; 志中 stays the 類 (the piece's byline: test_wenxuan_authors)
+    # its maker), no commentator 張平子舊 nor 舊 (舊注 names nobody); 志中 stays the 類 (the piece's byline:
+    # test_wenxuan_authors)
     fifteen = parse("KR4h0003/KR4h0003_015")
-    assert heads(fifteen) == [("志中", "", "志中")] and [b["name"] for b in fifteen.sections[0].bylines] == ["張平子", "舊"]
+    assert heads(fifteen) == [("志中", "", "志中")] and [(b["name"], b["role"]) for b in fifteen.sections[0].bylines] == [
+        ("張平子", ""), ("", "舊注")]
 
 
 def test_headings_printed_as_deep_as_one_another():

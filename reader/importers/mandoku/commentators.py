@@ -93,6 +93,7 @@ from .circles import CIRCLES, opens_readings, quoting_circles
 from .column_order import closes_note, columns, columns_reversed, reading_order
 from .profiles import GENERIC, INDENT_LAYERS, MARKED_BLOCKS, Profile, book_title, undecided
 from .voices import SIGNED_NAMES, WENXUAN_NAMES, Voice
+from .old_commentary import old_commentary_formulas
 from .piece_splits import split_piece
 from .layer_writers import name_layer_writers
 from .poem_prefaces import on_preface
@@ -504,6 +505,7 @@ def signed_formulas(doc: JuanDocument, profile: Profile) -> Profile:
         if b.get("role") in COMMENTARY_ROLES and len(name) >= 2 \
                 and not {name[-1] + "曰", name[0] + "曰"} & set(profile.formulas):
             added.setdefault(name[-1] + "曰", Voice(name, COMMENTARY, "注"))
+    added.update(old_commentary_formulas(doc))
     return replace(profile, formulas={**profile.formulas, **added}) if added else profile
 
 

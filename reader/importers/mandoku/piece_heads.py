@@ -145,6 +145,9 @@ def commentator_line(u: Unit | None) -> bool:
 
 #: The line of an old commentary whose maker is not known (文選 李善註 卷十五 ``舊注``).
 OLD_COMMENTARY = ("舊注", "舊註")
+#: How a byline stores such an old commentary: no person (its name ""), the words printed as its role
+#: (``舊注``), so no man 舊 is credited (``reader.people.section_people`` keeps it, shown ``舊注``).
+OLD_COMMENTARY_BYLINE = {"dynasty": "", "place": "", "name": "", "role": "舊注"}
 #: An author's name and his commentator's on one line, a space between them (六臣註文選 卷三
 #: ``　　　　張平子　薛綜注``, where 文選 李善註 prints ``　　　張平子`` over ``　　　　薛綜注``), or the
 #: author's name and the old commentary's, ``舊注`` (六臣註文選 卷十五 ``　　　　張平子舊注(…``, where 文選
@@ -405,12 +408,14 @@ def byline_of(u: Unit) -> list[dict[str, str]]:
     name = "".join(u.pieces[0].chunks)
     if writers_line(u):
         return writers_line(u)
-    if commentator_line(u):  # 王逸注 on its own line
-        return [{"dynasty": "", "place": "", "name": name[:-1], "role": name[-1]}]
+    if commentator_line(u):  # 王逸注 on its own line; 舊注 names no man
+        return [OLD_COMMENTARY_BYLINE | {"role": name} if name in OLD_COMMENTARY
+                else {"dynasty": "", "place": "", "name": name[:-1], "role": name[-1]}]
     both = author_and_commentator(u)
-    if both:  # 張平子　薛綜注
-        return [{"dynasty": "", "place": "", "name": both["author"], "role": ""},  # (舊注 as 李善註's ``舊注`` line)
-                {"dynasty": "", "place": "", "name": both["commentator"] or both["old"], "role": both["role"]}]
+    if both:  # 張平子　薛綜注; 張平子舊注 as 李善註's ``舊注`` line
+        return [{"dynasty": "", "place": "", "name": both["author"], "role": ""},
+                OLD_COMMENTARY_BYLINE | {"role": both["old"] + both["role"]} if both["old"]
+                else {"dynasty": "", "place": "", "name": both["commentator"], "role": both["role"]}]
     note = "".join("".join(p.chunks) for p in u.pieces[1:])
     people = [{"dynasty": "", "place": "", "name": name, "role": ""}]
     if BYLINE_NOTE.match(note):
