@@ -89,7 +89,7 @@ class Proposal(models.Model):
     before = models.CharField(max_length=CONTEXT * 4, blank=True)
     after = models.CharField(max_length=CONTEXT * 4, blank=True)
     #: ``before`` and ``after`` as proposed, never rewritten when a re-import moves the anchor
-    #: (``workflow.recheck``): a later import that restores the text finds it by them again.
+    #: (``recheck.recheck``): a later import that restores the text finds it by them again.
     first_before = models.CharField(max_length=CONTEXT * 4, blank=True)
     first_after = models.CharField(max_length=CONTEXT * 4, blank=True)
     replacement = models.TextField(blank=True)
@@ -109,7 +109,7 @@ class Proposal(models.Model):
                                  related_name="reviewed_proposals")
     review_reason = models.TextField(blank=True)
     #: Why the proposal was set aside (its anchor no longer matches), or why a pending one can
-    #: no longer be accepted (a re-import took its text away: ``workflow.recheck``); "" otherwise.
+    #: no longer be accepted (a re-import took its text away: ``recheck.recheck``); "" otherwise.
     status_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)
@@ -168,7 +168,7 @@ class Proposal(models.Model):
     def removal_note(self) -> str:
         """What the proposal's page, the review queue and the API say of a proposal whose edition was
         removed (``edition_removed``), Chinese then English: that it and its history are kept, and
-        what importing the edition again does (``corrections.reattach``, ``workflow.recheck``); "" when
+        what importing the edition again does (``corrections.reattach``, ``recheck.recheck``); "" when
         its edition is there."""
         if not self.edition_removed:
             return ""
@@ -227,6 +227,7 @@ AUDIT_ACTIONS = {"proposed": "提出 (proposed)", "kept": "保存 (kept)", "edit
                  "accepted": "採納 (accepted)", "rejected": "不採納 (rejected)", "reverted": "撤回 (reverted)",
                  "set aside": "擱置 (set aside)", "re-anchored": "重新定位 (re-anchored)",
                  "re-attached": "重歸版本 (re-attached to its edition)",
+                 "restored": "恢復採納 (accepted again: its text found again)",
                  "unanchored": "原文已無 (no longer in the text)"}
 
 

@@ -498,7 +498,7 @@ def imported_offset(changes: list[tuple[int, int, int]], offset: int) -> int:
 
 def piece_changes(edition_id: int, juan_number: int, section: int, piece: int) -> list[tuple[int, int, int]]:
     """``JuanOverlay.changes`` of one piece read from its accepted text corrections at their
-    stored places (one query; a re-import moves them, ``workflow.recheck``)."""
+    stored places (one query; a re-import moves them, ``recheck.recheck``)."""
     rows = Proposal.objects.filter(edition_id=edition_id, juan_number=juan_number, section_position=section,
                                    piece_position=piece, status=ACCEPTED, kind=TEXT)
     return sorted((s, e, len(r)) for s, e, r in rows.values_list("start", "end", "replacement"))

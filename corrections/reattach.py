@@ -10,7 +10,7 @@ edition's name in every URL (``/works/<slug>/``); a Kanripo edition's is its rep
 of ``reader.models.Edition``, inside the import's transaction): the proposals that recorded its
 slug and lost their edition point to it again, each with an audit entry (``re-attached``). The
 import's juans then send ``reader.signals.juans_changed`` as a re-import does, and
-``workflow.recheck`` looks for each one in the text: found at its place or once elsewhere, it
+``recheck.recheck`` looks for each one in the text: found at its place or once elsewhere, it
 stands (moved if need be); not found, an accepted one is set aside with the reason and a pending
 one says why it cannot be accepted (docs/decisions/0065-a-removed-editions-corrections-wait-for-its-slug.md).
 

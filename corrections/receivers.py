@@ -1,5 +1,5 @@
 """After juans are stored again (a re-import), check the anchors of their accepted
-corrections (``workflow.recheck``): ``reader.signals.juans_changed`` after a command's
+corrections (``recheck.recheck``): ``reader.signals.juans_changed`` after a command's
 commit, ``juans_changing`` inside a transaction (checked once it commits). An edition created
 with the slug of one that was removed takes back its proposals (``post_save`` of ``Edition``:
 ``reattach.reattach``), which its juans' recheck then looks for in the text; ``remove_texts``
@@ -21,7 +21,7 @@ from reader.stamp import KeptPerStamp
 from .models import ACCEPTED, BYLINE, HEADING, MAIN_TEXT, STRUCTURE, Proposal
 from .overlay import CORRECTING, accepted, place, unmakes_title
 from .reattach import reattach, removal_lines
-from .workflow import recheck
+from .recheck import recheck
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ def _read_unmade_titles() -> frozenset[int]:
     """The ids of the sections an accepted 此行是正文 correction stands in whose stored title was the
     line it made text (``overlay.unmakes_title``): one query for the corrections, one for their
     sections when there are any. Read at their stored places: a re-import moves them first
-    (``workflow.recheck``) and changes the corpus stamp this is kept by."""
+    (``recheck.recheck``) and changes the corpus stamp this is kept by."""
     rows = list(Proposal.objects.filter(status=ACCEPTED, kind=STRUCTURE, structure=MAIN_TEXT, edition__isnull=False)
                 .order_by().values_list("edition_id", "juan_number", "section_position", "original"))
     if not rows:

@@ -44,6 +44,7 @@ from .positions import PieceSpan, char_span, piece_ranges, to_section
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch
 from .usernames import check_name, check_unlike
+from .recheck import restore
 from .workflow import ReviewError, accept, forget, propose, reject, revert
 
 #: Statuses whose history anyone may read (the change is, or was, in the public reading).
@@ -298,7 +299,7 @@ def queue(request):
 @require_http_methods(["GET", "HEAD", "POST"])
 def review(request, pk):
     """Editors: ``action`` = ``accept`` (with an edited ``replacement``, ``new_layer`` or ``structure``),
-    ``reject`` or ``revert``, with ``reason``. A GET (where signing in leads an editor whose
+    ``reject``, ``revert``, or ``restore`` (a set-aside correction looked for again: ``recheck.restore``), with ``reason``. A GET (where signing in leads an editor whose
     session had ended when he pressed 採納: ``?next=`` this address) goes to the proposal's page,
     whose form this is, where it was a bare 405. A proposal the user may not read (another's
     private note or bookmark; another's pending or rejected proposal, for a contributor) is a 404,
@@ -325,6 +326,8 @@ def review(request, pk):
             reject(proposal, request.user, reason=reason, address=address)
         elif action == "revert":
             revert(proposal, request.user, reason=reason, address=address)
+        elif action == "restore":
+            restore(proposal, request.user, reason=reason, address=address)
         else:
             raise ReviewError(f"無此操作 {action!r} (unknown action)")
     except ReviewError as exc:

@@ -1,6 +1,7 @@
 """What contributors and editors do to proposals, each in one transaction with its audit
-entry: ``propose``, ``accept`` (optionally edited first), ``reject``, ``revert``, and
-``recheck`` after a re-import (``corrections.receivers``). Accepting or reverting a text or
+entry: ``propose``, ``accept`` (optionally edited first), ``reject``, ``revert``, ``recheck`` after a
+re-import (``corrections.receivers``), which also accepts again what an earlier one set aside when
+its text is back, and ``restore``, an editor's asking for that. Accepting or reverting a text or
 layer correction or a public annotation gives the juan a new version and sends ``reader.signals.juans_changing``,
 so the search index reindexes the juan with the corrected reading once the transaction
 commits, and the page cache no longer serves the old page (the corpus version changed).
@@ -511,62 +512,3 @@ def revert(proposal: Proposal, editor, *, reason: str, address=None) -> Proposal
         _audit(proposal, "reverted", editor, reason.strip(), address)
         _tell(proposal)
     return proposal
-
-
-def recheck(juan: Juan) -> list[Proposal]:
-    """After ``juan`` was stored again: set aside each accepted correction of it whose anchor
-    no longer matches (with the reason, audited as the system's), and move the anchor of each
-    one found elsewhere; a pending proposal is moved the same way, and one whose text is gone
-    stays pending with the reason in its ``status_reason`` (shown in the review queue and its
-    history, audited ``unanchored``), cleared once a later import holds its text again.
-    Returns the proposals set aside."""
-    overlay = juan_overlay(juan)
-    set_aside = []
-    with transaction.atomic():
-        _recheck_pending(juan)
-        for proposal, why in overlay.unplaced:
-            Proposal.objects.filter(pk=proposal.pk).update(status=SET_ASIDE, status_reason=why)
-            _audit(proposal, "set aside", None, why)
-            set_aside.append(proposal)
-        texts = None
-        for placed in overlay.placed:
-            p = placed.proposal
-            if (placed.section, placed.piece, placed.start, placed.end) != (p.section_position, p.piece_position,
-                                                                          p.start, p.end):
-                texts = texts if texts is not None else juan_texts(juan)
-                _move(p, placed, texts[(placed.section, placed.piece)])
-    return set_aside
-
-
-def _recheck_pending(juan: Juan) -> None:
-    """The pending proposals of ``juan``, and its readers' private notes and bookmarks, after it
-    was stored again (``recheck``): each whose anchor matches elsewhere is moved there; each
-    whose text the juan no longer holds keeps its place and says why (``status_reason``), so
-    that an editor reading the queue knows it cannot be accepted as it stands (it was told only
-    when accepting it, and its proposer never), and a reader that his note's words are gone."""
-    pending = list(Proposal.objects.filter(edition_id=juan.edition_id, juan_number=juan.number, status__in=(PENDING, PRIVATE)))
-    found = place(pending, juan)
-    for proposal, why in found.unplaced:
-        reason = (f"重新匯入後原文已無此段文字 (after a re-import the text no longer holds your note's words: {why})"
-                  if proposal.status == PRIVATE else
-                  f"重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: {why})")
-        if proposal.status_reason != reason:
-            Proposal.objects.filter(pk=proposal.pk).update(status_reason=reason)
-            _audit(proposal, "unanchored", None, why)
-    texts = None
-    for placed in found.placed:
-        p = placed.proposal
-        if p.status_reason:
-            Proposal.objects.filter(pk=p.pk).update(status_reason="")
-        if (placed.section, placed.piece, placed.start, placed.end) != (p.section_position, p.piece_position, p.start, p.end):
-            texts = texts if texts is not None else juan_texts(juan)
-            _move(p, placed, texts[(placed.section, placed.piece)])
-
-
-def _move(p: Proposal, placed: Placed, text: str) -> None:
-    was = f"{p.section_position}.{p.piece_position} {p.start}–{p.end}"
-    p.section_position, p.piece_position, p.start, p.end = placed.section, placed.piece, placed.start, placed.end
-    p.before, p.after = context_of(text, p.start, p.end, CONTEXT)
-    Proposal.objects.filter(pk=p.pk).update(section_position=p.section_position, piece_position=p.piece_position,
-                                            start=p.start, end=p.end, before=p.before, after=p.after)
-    _audit(p, "re-anchored", None, f"{was} → {placed.section}.{placed.piece} {placed.start}–{placed.end}")

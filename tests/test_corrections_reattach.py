@@ -13,7 +13,8 @@ from django.core.management import call_command
 from django.test import Client
 
 from corrections.models import ACCEPTED, PENDING, PRIVATE, SET_ASIDE, Proposal
-from corrections.workflow import ReviewError, accept, propose
+from corrections.recheck import restore
+from corrections.workflow import ReviewError, accept, propose, revert
 from reader.library import export_library
 from reader.models import Edition, Juan, Piece
 from search.backends import SearchQuery
@@ -173,6 +174,72 @@ def test_an_edition_imported_again_with_other_text_sets_aside_what_it_no_longer_
     assert state[corrected["note"].pk][:2] == (SLUG, PRIVATE)
     assert "甲乙丙" not in Client().get(SECTION).content.decode()
     assert Client().get(PATCH).status_code == 404
+
+    # an editor's 重新查找 while the text is still other: refused with the reason, nothing changed
+    other_editor = account("er2", "editor")
+    with pytest.raises(ReviewError, match=re.escape(f"仍無法恢復：{text[6]} (it cannot be accepted again)")):
+        restore(corrected["text"], other_editor)
+    assert _state() == state
+    # the folder's text restored and imported again (the edition stays): the correction set aside is accepted again,
+    # the pending one can be accepted again, and the reading, search and the patch have it
+    path.write_bytes(raw.encode("utf-8"))
+    _import(juan4)
+    assert _state() == before_removal(corrected)
+    assert [a.action for a in corrected["text"].audit.all()] == [
+        "proposed", "accepted", "re-attached", "set aside", "restored"]
+    assert corrected["text"].audit.last().actor is None
+    assert corrected["text"].audit.last().detail == "found again at 3.0 1–4"
+    assert '子<span class="corrected">甲乙丙</span>' in Client().get(SECTION).content.decode()
+    assert search_backend.search(SearchQuery("子甲乙丙在")).count == 1
+    assert Client().get(PATCH).status_code == 200
+    history = Client().get(f"/corrections/{corrected['text'].pk}/").content.decode()
+    assert "恢復採納 (accepted again: its text found again) — 系統：" in history
+    assert '<dd class="status-accepted">已採納 (accepted)</dd>' in history
+
+
+def before_removal(corrected) -> dict:
+    """``_state`` of the ``corrected`` fixture's proposals as accepted and proposed on 卷四 §3."""
+    return {corrected["text"].pk: (SLUG, ACCEPTED, 3, 0, 1, 4, ""), corrected["pending"].pk: (SLUG, PENDING, 3, 0, 8, 9, ""),
+            corrected["annotation"].pk: (SLUG, ACCEPTED, 3, 0, 10, 12, ""), corrected["note"].pk: (SLUG, PRIVATE, 3, 0, 5, 7, "")}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_editor_looks_again_for_a_correction_set_aside_whose_text_is_there(corrected, search_backend):
+    """A correction set aside (as an older site's re-import left it, its text since back) is accepted again by an
+    editor's 重新查找, with the editor and his words in its log; not by a contributor, not of one not set aside,
+    and not where an accepted correction stands in its place since."""
+    text = corrected["text"]
+    Proposal.objects.filter(pk=text.pk).update(status=SET_ASIDE, status_reason="the text at section 3 … is no longer 「曰父母」")
+    assert "甲乙丙" not in Client().get(SECTION).content.decode()
+    with pytest.raises(ReviewError, match=re.escape("只有編輯可審核提議 (only editors review proposals)")):
+        restore(text, text.author)  # its proposer, a contributor
+    with pytest.raises(ReviewError, match=re.escape("此提議待審，並非擱置 (the proposal is pending, not set aside)")):
+        restore(corrected["pending"], corrected["editor"])
+    # meanwhile another correction of the same characters was accepted: it stays set aside, and the editor is told why
+    juan = Juan.objects.get(edition__slug=SLUG, number=4)
+    other = propose(account("cr2", "contributor"), juan, kind="text", section=3, piece=0, start=2, end=3,
+                    replacement="兄", reason="<script>alert(1)</script>")
+    accept(other, corrected["editor"])
+    why = (f"原文已復見，但與已採納的提議 #{other.pk} 同處 (the text is there again, but it meets the accepted proposal "
+           f"#{other.pk} at the same place)")
+    with pytest.raises(ReviewError, match=re.escape(f"仍無法恢復：{why} (it cannot be accepted again)")):
+        restore(text, corrected["editor"])
+    assert _state()[text.pk] == (SLUG, SET_ASIDE, 3, 0, 1, 4, "the text at section 3 … is no longer 「曰父母」")  # refused: unchanged
+    revert(other, account("er3", "editor"), reason="誤")
+    editor = Client()
+    editor.force_login(account("er4", "editor"))
+    page = editor.get(f"/corrections/{text.pk}/").content.decode()
+    assert '<button type="submit" name="action" value="restore">重新查找</button>' in page
+    answer = editor.post(f"/corrections/{text.pk}/review/", {"action": "restore", "reason": "原文復見<img src=x>"})
+    assert answer.status_code == 302
+    assert _state()[text.pk] == (SLUG, ACCEPTED, 3, 0, 1, 4, "")
+    entry = text.audit.last()
+    assert (entry.action, entry.actor.username, entry.detail) == ("restored", "er4", "found again at 3.0 1–4: 原文復見<img src=x>")
+    page = editor.get(f"/corrections/{text.pk}/").content.decode()
+    assert "恢復採納 (accepted again: its text found again) — er4：<span class=\"user-text\">found again at 3.0 1–4: 原文復見&lt;img src=x&gt;</span>" in page
+    assert 'value="restore"' not in page
+    assert '子<span class="corrected">甲乙丙</span>' in Client().get(SECTION).content.decode()
+    assert search_backend.search(SearchQuery("子甲乙丙在")).count == 1
 
 
 @pytest.mark.django_db(transaction=True)

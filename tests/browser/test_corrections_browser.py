@@ -492,3 +492,39 @@ def test_a_proposal_of_a_removed_edition_says_so_in_the_queue_and_on_its_page(si
         assert box["x"] + box["width"] <= tab.page.viewport_size["width"]
         assert tab.axe() == []
         tab.shot("edition-removed")
+
+
+def test_an_editor_looks_again_for_a_set_aside_correction_and_it_is_read_again(site, tabs):
+    """A correction set aside whose text is there (the seed's 禮書綱目 卷十 §1): its page offers an editor
+    重新查找, on a page axe-core passes at desktop and phone widths; pressed, the correction is accepted
+    again (恢復採納 in its log, the editor's words shown as text) and the reading page shows it
+    (decision 0070)."""
+    from corrections.models import SET_ASIDE, Proposal
+    from corrections.workflow import accept, propose
+    from reader.models import Juan
+
+    contributor, editor = person("contrib", "contributor"), person("editor", "editor")
+    person("editor2", "editor")
+    p = propose(contributor, Juan.objects.get(), kind="text", section=1, piece=2, start=4, end=7,
+                replacement="君有令", reason="他本")
+    accept(p, editor)
+    Proposal.objects.filter(pk=p.pk).update(status=SET_ASIDE, status_reason="重新匯入時原文已無此段")
+    for device in ("desktop", "phone"):
+        tab = tabs(device)
+        sign_in(tab.page, site, "editor2")
+        tab.page.goto(site + f"/corrections/{p.pk}/")
+        form = tab.page.locator("form.restore")
+        assert form.locator("button").all_inner_texts() == ["重新查找"]
+        assert form.locator("label").inner_text() == "重新查找之說明（可空）"
+        box = form.bounding_box()
+        assert box["x"] + box["width"] <= tab.page.viewport_size["width"]
+        assert tab.axe() == []
+    tab.page.fill("#restore-reason", "<img src=x onerror=alert(1)>原文復見")
+    tab.page.click("button[value=restore]")
+    tab.page.locator(".status-accepted").wait_for()
+    assert tab.page.locator(".audit li").last.inner_text().endswith(
+        "恢復採納 (accepted again: its text found again) — editor2：found again at 1.2 4–7: <img src=x onerror=alert(1)>原文復見")
+    assert tab.page.locator(".audit img").count() == 0 and tab.page.locator("form.restore").count() == 0
+    assert tab.axe() == []
+    tab.page.goto(site + S1)
+    assert tab.page.locator("#s1-p2 .corrected").inner_text() == "君有令"
