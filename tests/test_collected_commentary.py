@@ -10,6 +10,7 @@ import pytest
 from reader.importers.document import COMMENTARY
 from reader.importers.loader import import_file
 from reader.importers.mandoku.profiles import collection
+from reader.importers.mandoku.voices import HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES, jijie_man
 from reader.models import Piece
 from search import facets
 
@@ -24,7 +25,8 @@ WENXUAN = BOOKS / "KR4h0002" / "KR4h0002_007.txt"
 
 def test_jijie_names_each_quoted_commentator_and_pei_yins_own_words():
     """史記集解 卷二 (夏本紀): 裴駰's quotations of books (諡法曰, 尚書大傳曰) and his own 駰案 are his;
-    each man's gloss (王肅曰, 徐廣曰, 馬融曰, 包氏曰) is that man's part of the 集解."""
+    each man's gloss (王肅曰, 徐廣曰, 馬融曰, 包氏曰) is that man's part of the 集解: 包氏 is 包咸, as the
+    論語集解 he is quoted from names him (``voices.LUNYU_JIJIE_MEN``)."""
     got = notes(parse("kanripo-commentary/KR2a0002/KR2a0002_002.txt"))
     assert got[:9] == [
         ("裴駰", COMMENTARY, "集解", "諡法曰受禪成功曰禹"),
@@ -35,11 +37,20 @@ def test_jijie_names_each_quoted_commentator_and_pei_yins_own_words():
         ("馬融", COMMENTARY, "集解", "馬融曰定其差秩祀禮所視也"),
         ("裴駰", COMMENTARY, "集解", "駰案尚書大傳曰髙山大川五嶽四瀆之屬"),
         ("馬融", COMMENTARY, "集解", "馬融曰祭祀豐潔"),
-        ("包氏", COMMENTARY, "集解", "包氏曰方里為井井間冇溝溝廣深四尺十里為成成間有淢淢廣深八尺"),
+        ("包咸", COMMENTARY, "集解", "包氏曰方里為井井間冇溝溝廣深四尺十里為成成間有淢淢廣深八尺"),
     ]
     assert Counter(c for c, *_ in got) == Counter({
         "孔安國": 158, "鄭玄": 73, "裴駰": 24, "馬融": 18, "徐廣": 16, "王肅": 3, "劉熙": 3, "皇甫謐": 3, "賈逵": 3,
-        "如淳": 2, "服虔": 2, "包氏": 1, "孟康": 1, "應劭": 1})
+        "如淳": 2, "服虔": 2, "包咸": 1, "孟康": 1, "應劭": 1})
+
+
+def test_the_men_of_he_yans_jijie_are_read_by_its_own_list_of_them():
+    """論語集解 prints its men by surname (包曰, 孔曰) or surname and 氏 (包氏, 周氏), and the books
+    quoting it alike (史記集解, 文選注: 包氏曰): each is the man its own list names (``voices.
+    LUNYU_JIJIE_MEN``, 論語注疏's front matter), a surname of two men of it nobody."""
+    assert [jijie_man(name) for name in ("包氏", "包", "孔", "馬", "鄭", "王", "周", "周氏", "陳", "周生烈", "何")] == [
+        "包咸", "包咸", "孔安國", "馬融", "鄭玄", "王肅", "周氏", "周氏", "陳羣", "周生烈", "何"]
+    assert (JIJIE_NAMES["包氏"], WENXUAN_NAMES["包氏"], HANSHU_NAMES["鄭氏"]) == ("包咸", "包咸", "鄭氏")
 
 
 def test_a_collection_is_its_books_collector_and_the_men_its_formulas_quote():
@@ -49,7 +60,7 @@ def test_a_collection_is_its_books_collector_and_the_men_its_formulas_quote():
     # 李善 quotes the glosses of earlier men by name (郭璞曰, 張揖曰) as well as books (爾雅曰)
     wenxuan = collection("文選注")
     assert wenxuan.collector == "李善" and {"郭璞", "張揖", "司馬彪", "薛綜", "高誘"} <= wenxuan.quoted
-    assert "李善" not in wenxuan.quoted and len(wenxuan.quoted) == 50
+    assert "李善" not in wenxuan.quoted and len(wenxuan.quoted) == 49  # 包氏 is 包咸
     # a commentator who quotes books and men inside his own notes collects nobody's glosses
     assert (collection("後漢書"), collection("三國志"), collection("史記索隱")) == (None,) * 3
 
@@ -109,6 +120,8 @@ def test_the_collector_finds_his_whole_layer_and_a_quoted_man_his_parts(seed_jua
         assert search(**params, commentator=name)["count"] == count, name
         assert search(**params, author=name)["count"] == count, name
     assert search(**params, dynasty="南朝宋")["count"] == notes_all
+    # 包氏曰 is 包咸's part (voices.LUNYU_JIJIE_MEN): commentator=包咸 found none of it; 包氏 is he
+    assert [search(**params, commentator=name)["count"] for name in ("包咸", "包氏")] == [written(jijie, "曰", "包咸"), 1]
     kept = client.get("/api/search/", {"q": "曰", "exact": "1", "page_size": "20", "commentator": "裴駰",
                                        **params}).json()
     assert [h["commentator"] for h in kept["results"]][:6] == ["裴駰", "裴駰", "王肅", "徐廣", "馬融", "馬融"]

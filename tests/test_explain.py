@@ -53,7 +53,7 @@ def test_explain_names_the_collector_then_the_men_he_quotes(empty_db):
         "    quoted by 裴駰 (13): 孔安國 2,436 characters in 158 pieces; 鄭玄 1,259 characters in 73 pieces; 馬融 225 "
         "characters in 18 pieces; 徐廣 167 characters in 16 pieces; 賈逵 74 characters in 3 pieces; 如淳 51 characters "
         "in 2 pieces; 劉熙 39 characters in 3 pieces; 皇甫謐 38 characters in 3 pieces; 王肅 30 characters in 3 pieces; "
-        "包氏 29 characters in 1 pieces; 服虔 22 characters in 2 pieces; 應劭 16 characters in 1 pieces; 孟康 11 "
+        "包咸 29 characters in 1 pieces; 服虔 22 characters in 2 pieces; 應劭 16 characters in 1 pieces; 孟康 11 "
         "characters in 1 pieces",
     ]
     assert jijie[8] == "  layer decided: default 252 pieces; marked 308 pieces"  # 308 notes; 史記二 is the title's

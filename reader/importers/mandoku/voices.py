@@ -31,6 +31,26 @@ LIUCHEN = {"綜曰": Voice("薛綜", COMMENTARY, "注"), "劉曰": Voice("劉逵
 #: 淵林, whose 注 on 吳都 and 蜀都 both books keep (文選註 卷四 「劉淵林注」; 六臣註文選 signs him 「劉淵林註」 and
 #: opens his parts with 劉曰, ``LIUCHEN``), so ``commentator=劉逵`` finds his notes in both books.
 SIGNED_NAMES = {"劉淵林": "劉逵"}
+#: The men 何晏 collects in his 論語集解, as the book lists them whole: 論語注疏's front matter (KR1h0007_000,
+#: 陸德明's 序錄 quoted under 論語注解傳述人) 「何晏集孔安國包咸周氏馬融鄭玄陳羣王肅周生烈之說」. The 集解 prints
+#: each by his surname and 曰 (孔曰, 包曰, 周曰), its own 序 by surname and 氏 (「包氏周氏章句出焉」), and so
+#: do the books that quote its glosses (史記集解 and 文選注: 包氏曰).
+LUNYU_JIJIE_MEN = ("孔安國", "包咸", "周氏", "馬融", "鄭玄", "陳羣", "王肅", "周生烈")
+
+
+def jijie_man(printed: str) -> str:
+    """The man of ``LUNYU_JIJIE_MEN`` that ``printed``, a surname alone or with 氏 as the 集解 and
+    the books quoting it print him (包, 包氏, 孔), stands for: the man the list names so (周氏 is
+    周氏, whose given name nobody knew), else the one man of the list whose name begins with the
+    surname (包 → 包咸, 孔 → 孔安國). ``printed`` itself when the list names nobody so, or several
+    (a surname of two men)."""
+    surname = printed.removesuffix("氏")
+    if surname + "氏" in LUNYU_JIJIE_MEN:
+        return surname + "氏"
+    men = [man for man in LUNYU_JIJIE_MEN if man.startswith(surname)]
+    return men[0] if len(men) == 1 else printed
+
+
 #: The commentators 顏師古 collects in his 漢書注 (the names as the WYG text writes them,
 #: variant forms included), each opening his part with 曰.
 HANSHU_NAMES = {
@@ -50,7 +70,7 @@ JIJIE_NAMES = {
     "徐廣": "徐廣", "鄭𤣥": "鄭玄", "鄭玄": "鄭玄", "孔安國": "孔安國", "服䖍": "服虔", "服虔": "服虔",
     "如淳": "如淳", "杜預": "杜預", "賈逵": "賈逵", "張晏": "張晏", "應劭": "應劭", "韋昭": "韋昭", "王肅": "王肅",
     "馬融": "馬融", "郭璞": "郭璞", "孟康": "孟康", "晉灼": "晉灼", "晋灼": "晉灼", "蘇林": "蘇林", "蘓林": "蘇林",
-    "李竒": "李奇", "李奇": "李奇", "何晏": "何晏", "文穎": "文穎", "文頴": "文穎", "文潁": "文穎", "包氏": "包氏",
+    "李竒": "李奇", "李奇": "李奇", "何晏": "何晏", "文穎": "文穎", "文頴": "文穎", "文潁": "文穎", "包氏": jijie_man("包氏"),
     "王逸": "王逸", "皇甫謐": "皇甫謐", "蔡邕": "蔡邕", "何休": "何休", "虞翻": "虞翻", "孫炎": "孫炎", "唐固": "唐固",
     "司馬彪": "司馬彪", "譙周": "譙周", "張華": "張華", "宋忠": "宋忠", "李斐": "李斐", "劉熈": "劉熙", "劉熙": "劉熙",
     "許慎": "許慎", "孫檢": "孫檢", "鄧展": "鄧展", "班固": "班固", "瓚": "臣瓚", "瓉": "臣瓚", "臣瓚": "臣瓚", "臣瓉": "臣瓚",
@@ -74,7 +94,7 @@ WENXUAN_NAMES = {
     "王弼": "王弼", "許慎": "許慎", "賈逵": "賈逵", "王肅": "王肅", "趙岐": "趙岐", "馬融": "馬融", "鄭司農": "鄭眾",
     "臣瓚": "臣瓚", "臣瓉": "臣瓚", "徐廣": "徐廣", "薛君": "薛漢", "劉熙": "劉熙", "劉熈": "劉熙", "李軌": "李軌",
     "沈約": "沈約", "顔延年": "顏延之", "蔡邕": "蔡邕", "鄧展": "鄧展", "李斐": "李斐", "宋衷": "宋衷", "杜子春": "杜子春",
-    "包咸": "包咸", "包氏": "包氏", "向秀": "向秀", "孫炎": "孫炎", "劉兆": "劉兆",
+    "包咸": "包咸", "包氏": jijie_man("包氏"), "向秀": "向秀", "孫炎": "孫炎", "劉兆": "劉兆",
 }
 WENXUAN = {name + "曰": Voice(who) for name, who in WENXUAN_NAMES.items()}
 WENXUAN["善曰"] = Voice("李善")
