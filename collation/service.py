@@ -49,6 +49,7 @@ from django.db.models import F
 from characters.folding import fold
 from config.budget import check
 from corrections.overlay import juan_overlay
+from reader.citation import read_title
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
 from reader.juans import parse_label
 from reader.models import Juan, Piece
@@ -391,11 +392,18 @@ def editions_and_other_juans(juan) -> tuple[list[tuple[int, int, str, str]], lis
     return [tuple(row) for row in counts.values()], others
 
 
-def _pieces_by_section(juan, corrected: bool, applied: list | None = None) -> dict[int, list]:
+def _pieces_by_section(juan, corrected: bool, applied: list | None = None, sections=()) -> dict[int, list]:
     """``{section id: its pieces in order}``; with ``corrected``, each piece as read
     (``corrections.overlay``: the juan's accepted corrections applied, in place), and each
-    correction applied appended to ``applied`` (``AppliedCorrection``, in text order)."""
+    correction applied appended to ``applied`` (``AppliedCorrection``, in text order). Each of
+    ``sections`` (the juan's ``Section`` rows, never saved) is given its title as read
+    (``reader.citation.read_title``): none where a 此行是正文 correction made its heading line text
+    (``JuanOverlay.section_title``), which is then collated as the text it became, not as a title;
+    the stored title with ``corrected`` false."""
     overlay = juan_overlay(juan) if corrected else None
+    for section in sections:
+        read_title(section, overlay.section_title(section.position, section.title, section.closer)
+                   if overlay is not None else section.title)
     if overlay is not None:
         overlay.show_notes = False  # the readers' annotations stand beside the text: not collated
     out: dict[int, list] = {}
@@ -432,7 +440,7 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
     per juan that has accepted corrections."""
     applied: list[AppliedCorrection] = []
     base_sections = list(base_juan.sections.order_by("position"))
-    base_pieces = _pieces_by_section(base_juan, corrected, applied)
+    base_pieces = _pieces_by_section(base_juan, corrected, applied, base_sections)
     texts = {s.pk: "".join(p.text for p in base_pieces.get(s.pk, []) if p.kind == TEXT) for s in base_sections}
     witnesses, counterpart, added = {}, {}, {}
     wpieces_all = {}
@@ -443,7 +451,7 @@ def collate_juan(base_juan, witness_editions, positions: list[int] | None = None
         if wjuan is None:
             continue
         wsections = list(wjuan.sections.order_by("position"))
-        wpieces = _pieces_by_section(wjuan, corrected, applied)
+        wpieces = _pieces_by_section(wjuan, corrected, applied, wsections)
         wpieces_all.update(wpieces)
         texts.update({s.pk: "".join(p.text for p in wpieces.get(s.pk, []) if p.kind == TEXT) for s in wsections})
         before = None  # the base section a witness section the base lacks follows

@@ -174,3 +174,44 @@ def test_the_proposal_form_offers_the_layer_of_a_line_made_text(client, empty_db
     history = c.get(f"/corrections/{p.pk}/").content.decode()
     assert "「惟王建國」 → 此行是正文（經） (this line is text: classic)" in history
     assert juan.number == 1
+
+
+def test_collation_reads_a_heading_made_text_as_text_not_as_the_sections_title(client, empty_db, people, tmp_path):
+    """Collation (``collation.service.collate_juan``, the API) reads each edition's section titles as corrected:
+    a title whose line a 此行是正文 correction made text is none, and the line is collated as the text it became,
+    not as a title as well. 周禮訂義 卷一 against a second copy of the same file (KR1d0010-copy): before any
+    correction nothing differs; with §2's 「惟王建國」 made text in the base alone, the base's §2 is untitled,
+    its line is text the copy lacks there (the copy prints it as its heading and title, collated as added);
+    with the copy's made text too, nothing differs again, the line text in both; ``text=imported`` collates the
+    stored titles and pieces."""
+    base = import_file(ZHOULI).juan
+    folder = tmp_path / "KR1d0010-copy"
+    folder.mkdir()
+    (folder / ZHOULI.name).write_bytes(ZHOULI.read_bytes())
+    copy = import_file(folder / ZHOULI.name).juan
+
+    def section_two(**params) -> dict:
+        answer = client.get(f"/api/editions/{base.edition_id}/juans/1/collation/", {"with": "KR1d0010-copy", **params})
+        assert answer.status_code == 200
+        return answer.json()["sections"][1]
+
+    untouched = {"position": 2, "title": LINE, "name": LINE, "counterparts": {"KR1d0010-copy": 2}, "variants": []}
+    assert section_two() == untouched
+    made = propose(people["contributor"], base, kind="structure", section=2, piece=0, start=0, end=2, structure="text",
+                   reason="周禮經文，頂格大字，非標題")
+    accept(made, people["editor"])
+
+    def reading(text, cls, note=False):
+        return {"witness": "KR1d0010-copy", "text": text, "class": cls, "gaiji": False, "note": note, "section": False,
+                "corrected": False}
+    assert section_two() == {
+        "position": 2, "title": "", "name": OPENING, "counterparts": {"KR1d0010-copy": 2}, "variants": [
+            {"piece": None, "kind": "title", "start": 0, "end": 0, "lemma": "", "readings": [reading(LINE, "added")]},
+            {"piece": 0, "kind": "text", "start": 0, "end": 4, "lemma": LINE, "readings": [reading("", "missing")]},
+            {"piece": 1, "kind": "text", "start": 0, "end": 0, "lemma": "", "readings": [reading(LINE, "added", True)]}]}
+    assert section_two(text="imported") == untouched
+    accept(propose(people["contributor"], copy, kind="structure", section=2, piece=0, start=0, end=2, structure="text",
+                   reason="同上"), people["editor"])
+    assert section_two() == {**untouched, "title": "", "name": OPENING}
+    assert section_two(text="imported") == untouched
+    assert Section.objects.get(juan=base, position=2).title == LINE  # the stored title never changes
