@@ -32,6 +32,7 @@ from reader.pieces import CLASSIC, DEFAULT_LAYER, NOTE, RECORD_NOTE, TEXT
 from reader.people import work_people
 from reader.printed_people import typed_author, typed_spellings
 from reader.reading import chapter_views, read_consistently
+from reader.stamp import corpus_version
 from search.matching import reading_of
 from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
@@ -41,7 +42,7 @@ from search.filters import folded_hits, form_filters, without_filters
 from search.forms import PAGING, DynastyField, SearchForm, ValuesField, one_value_errors
 from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
 
-from . import exports, hitlists, shapes
+from . import exports, hitlists, juan_exports, shapes
 from .catalogue import class_distribution, search_facets
 from .distribution import kept_juan_rows
 from .throttling import ApiExportThrottle, ApiSearchThrottle
@@ -531,16 +532,13 @@ def _collected(chunks):
         gc.collect(1)
 
 
-def _export_response(kind, work, juans, request, name, stream: bool = False, edition=None) -> HttpResponse:
-    """The export as a download. ``stream``: a ``StreamingHttpResponse`` that renders one
-    juan at a time, so a whole work's export needs the memory of one juan, not of the
-    work (it is not kept by the page cache); else one ``HttpResponse``."""
+def _export_response(kind, work, juans, request, name, edition=None) -> StreamingHttpResponse:
+    """The export of several juans as a download: a ``StreamingHttpResponse`` that renders one
+    juan at a time, so a whole work's export needs the memory of one juan, not of the work (it is
+    not kept by the page cache). One juan's is ``JuanExport``'s, made once (``api.juan_exports``)."""
     chunks = _export_chunks(kind, work, juans, request, edition)
     content_type, suffix = exports.EXPORT_KINDS[kind]
-    if stream:
-        response = StreamingHttpResponse(_collected(chunks), content_type=content_type)
-    else:
-        response = HttpResponse("".join(chunks).encode("utf-8"), content_type=content_type)
+    response = StreamingHttpResponse(_collected(chunks), content_type=content_type)
     response["Content-Disposition"] = attachment(f"{name}.{suffix}")
     return response
 
@@ -558,14 +556,19 @@ assert {t.split(";")[0] for t, _ in exports.EXPORT_KINDS.values()} == {m for _, 
 
 
 class JuanExport(APIView):
-    """A juan as a file (see `EXPORT_DOC`)."""
+    """A juan as a file (see `EXPORT_DOC`). Made once however many ask for it at once: the
+    requests asking meanwhile share it (past the time budget, a 503 with `Retry-After` while it is made)."""
 
     @extend_schema(description="A juan as a file. " + EXPORT_DOC, parameters=[WORK_ID, JUAN_N, KIND],
                    responses=EXPORT_RESPONSES)
     def get(self, request, number, kind, **kwargs):
         juan = _juan({**kwargs, "number": number})
-        return _export_response(kind, juan.work, [juan], request, f"{juan.work.title}_{juan.display_label}",
-                                edition=juan.edition)
+        chunks = _export_chunks(kind, juan.work, [juan], request, juan.edition)  # 404 for an unknown kind
+        key = (juan.pk, kind, request.scheme, request.get_host(), request.path, corpus_version())
+        content = juan_exports.made_export(key, lambda: juan_exports.joined(chunks), juan.char_count or 0)
+        response = HttpResponse(content, content_type=exports.EXPORT_KINDS[kind][0])
+        response["Content-Disposition"] = attachment(f"{juan.work.title}_{juan.display_label}.{exports.EXPORT_KINDS[kind][1]}")
+        return response
 
 
 class WorkExport(APIView):
@@ -585,4 +588,4 @@ class WorkExport(APIView):
         # meanwhile has a new id; one removed is left out): nothing of an earlier juan stays.
         numbers = list(edition.juans.order_by("number").values_list("number", flat=True))
         juans = (juan for number in numbers if (juan := exports.stored_juan(edition, number)) is not None)
-        return _export_response(kind, work, juans, request, name, stream=True, edition=edition)
+        return _export_response(kind, work, juans, request, name, edition=edition)

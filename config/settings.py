@@ -281,6 +281,13 @@ QUOTATION_MAP_MAX_CHARS = env.int("QUOTATION_MAP_MAX_CHARS", default=100_000)
 #: Seconds a quotation map takes per character of its juan's main text before this process has
 #: made one (then the last one made gives the rate): what a 503's Retry-After is reckoned from.
 QUOTATION_MAP_SECONDS_PER_CHAR = env.float("QUOTATION_MAP_SECONDS_PER_CHAR", default=0.001)
+#: A juan's exports made at once per process (api/views.py, JuanExport: each in a thread of its own,
+#: config/kept_work.py; the requests asking for one while it is made wait for it, never past their
+#: budget less one second, then a 503 with Retry-After while it goes on and is kept).
+JUAN_EXPORT_THREADS = env.int("JUAN_EXPORT_THREADS", default=1)
+#: Seconds a juan's export takes per character of the juan before this process has made one of
+#: 10,000 characters or more (then the last one gives the rate): what a 503's Retry-After is reckoned from.
+JUAN_EXPORT_SECONDS_PER_CHAR = env.float("JUAN_EXPORT_SECONDS_PER_CHAR", default=0.00005)
 #: Seconds a request waits for the layer check of its juan's edition against a reference
 #: (collation/juanlayers.py: the whole editions aligned, then kept), never past its own budget less
 #: one second; past them a 503 with Retry-After that says the check is being made (正在核對): it goes

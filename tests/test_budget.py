@@ -93,11 +93,20 @@ def test_highlighting_rendering_and_parallels_are_checked(client, seed_juan, mon
     assert "while finding parallel passages" in section
 
 
-def test_juan_exports_built_in_one_piece_are_checked(client, seed_juan, clock):
+def test_a_juans_export_past_the_budget_goes_on_and_is_kept(client, seed_juan, clock, monkeypatch):
+    """A juan's export is made in a thread of its own (``api.views.made_export``), once however many
+    ask: past the request's budget the answer is a 503 that says it is being made, with
+    ``Retry-After`` (the juan's characters at ``JUAN_EXPORT_SECONDS_PER_CHAR`` before a rate is
+    measured), and the export goes on to its end and is kept; it was cut and thrown away."""
+    from api import juan_exports
+
+    monkeypatch.setattr(juan_exports.JUAN_EXPORTS, "clock", lambda: 1000.0)
+    monkeypatch.setattr(juan_exports.JUAN_EXPORTS, "rate", None)
     response = client.get(f"/api/editions/{seed_juan.edition_id}/juans/10/export/source/")
-    assert response.status_code == 503
-    assert response.json()["detail"] == ("此請求所需超過每次請求的時限（20 秒），已停止（This request took longer than the "
-                                         "time budget of 20 s (while writing the juan back in its source form).）")
+    assert (response.status_code, response["Retry-After"]) == (503, "1")
+    assert response.json()["detail"] == ("本卷的匯出檔正在作成：所需時間超過一次請求可等候的時限，作成後即存留（The export "
+                                         "of this juan is being made: it takes longer than a request may wait, goes on "
+                                         "without this request and is kept when done.）")
 
 
 def test_within_the_budget_nothing_changes(client, seed_juan, monkeypatch, settings):
