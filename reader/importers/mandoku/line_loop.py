@@ -24,7 +24,7 @@ from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_no
                        printed_title)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
-    hanging_indent, layout_only, print_width, split_indent, stacked_heads,
+    hanging_indent, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE, title_under_head,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
@@ -406,6 +406,12 @@ class LineLoop:
                 if (not m and at_start and indent >= 2 and flush_after(lines, i + 1, end)
                         and not any(u.kind in ("heading", "part", "para", "closer") for u in units)):
                     m = INDENTED_HEADING.match(stripped)
+                # a 篇's title alone under the juan's or part's head, its notes deeper, its text flush,
+                # its later part printed under its number (前漢書 卷十九上 ``　百官公卿表``, 卷十九下's
+                # ``百官公卿表第七下``): nothing read since the head
+                if not m and at_start and not kaozheng and (not units or units[-1].kind == "part") \
+                        and title_under_head(lines, i, end):
+                    m = TITLE_ALONE.match(stripped)
                 if m:
                     # 大射儀第七(鄭目録云…), 天官冢宰第一音義(…): a numbered chapter heading, what
                     # follows it on its line (its note) the chapter's first text

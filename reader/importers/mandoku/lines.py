@@ -190,6 +190,52 @@ def flush_after(lines: list[str], i: int, end: int) -> bool:
     return False
 
 
+#: A 篇's title printed alone on its line without its number (前漢書 KR2a0007_019 ``　百官公卿表¶``, where
+#: 卷十九下 prints ``　百官公卿表第七下``): words only, no small print, at most twelve characters, not a
+#: lemma ending in a layer's marker (``桓公䟽``). ``title_under_head`` says where it is a heading.
+TITLE_ALONE = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,11}[^\s()<>¶\u3000/疏䟽注註箋])¶?$")
+#: A printed line of small print alone (a note that closes on the line, as a heading's notes print
+#: under it: ``　　　(師古曰漢制三公…/…)¶``).
+_NOTE_ALONE = re.compile(r"^\([^()]*\)¶?$")
+#: A 篇's number after its title, with its part (``第七下``, ``第二十七中之上``).
+_NUMBER = re.compile(r"^第[一二三四五六七八九十百]+")
+
+
+def title_under_head(lines: list[str], i: int, end: int) -> bool:
+    """Whether ``lines[i]``, indented, is the title of a 篇 printed under a juan's head without its number,
+    which the file prints in full under a later 卷 it binds: the 四庫 前漢書 divides a long 篇 into
+    printed 卷 (百官公卿表 into 卷十九上 and 卷十九下, one file) and prints each 卷's title line, bylines
+    and the 篇's title, indented, then the text at the top of the column, the notes on the title
+    before it in small print printed deeper (KR2a0007_019: ``　百官公卿表¶``, three lines
+    ``　　　(師古曰…)¶``, then ``易叙宓羲…`` flush; 卷十九下 ``　百官公卿表第七下``). True when the line
+    is indented, ``TITLE_ALONE`` matches it, the first line of text after it (page breaks and blank
+    lines skipped, before ``end``), past any lines of small print alone printed deeper than it, is
+    flush, and a later line of the file begins with its words and a 篇's number (the same 篇's
+    later part). Without that number the words may name the 篇 the juan goes on with, printed again
+    over its continuation (周禮注疏 卷十三 ``　地官司徒下``, 儀禮 ``　士冠禮第一之二``): those are left to the
+    juan before (``reader.citation.continued_chapter``). The caller checks that nothing of the juan
+    was read before it."""
+    lead, body = split_indent(lines[i])
+    title = TITLE_ALONE.match(body) if lead else None
+    if title is None:
+        return False
+    k = i + 1
+    while k < end:
+        line = lines[k]
+        if PB_ONLY.match(line) or BLANK.match(line):
+            k += 1
+            continue
+        deeper, text = split_indent(line)
+        if len(deeper) > len(lead) and _NOTE_ALONE.match(text):
+            k += 1
+            continue
+        if deeper:
+            return False
+        break
+    words = title["title"]
+    return any(_NUMBER.match(split_indent(line)[1][len(words):]) for line in lines[k:end]
+               if split_indent(line)[1].startswith(words))
+
 #: The most characters of a heading's words alone on a short printed line (``stacked_heads``).
 STACKED_MAX = 12
 #: A printed line of words alone: no small print, page break, or second run of words.
