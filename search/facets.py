@@ -49,7 +49,7 @@ from reader.importers.mandoku.profiles import collection
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition
 from reader.people import work_people
-from reader.importers.mandoku.voices import HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES
+from reader.quoted_names import QUOTED_NAMES
 from reader.printed_people import library_dynasties as byline_people, one_person, surname_forms, typed_author
 from reader.stamp import KeptPerStamp, corpus_version
 
@@ -206,24 +206,6 @@ def _writer_names(table) -> set[str]:
     """The names an author filter may name (``typed_writers``): the held works' authors, the
     writers of their unnamed notes and everyone they name."""
     return {name for f in table.values() for name in f.authors + f.notes_by + f.people}
-
-
-def _quoted_names() -> dict[str, str]:
-    """``{a name as a collected commentary prints it: the person}`` where the name is not the
-    person's own, from the books' formula tables (``reader.importers.mandoku.voices``: 前漢書's
-    師古曰 is 顏師古's, 史記集解's 瓚曰 臣瓚's, 文選注's 曹大家曰 班昭's), each name the tables read
-    as one person alone."""
-    read: dict[str, set[str]] = {}
-    for table in (HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES):
-        for printed, person in table.items():
-            read.setdefault(printed.removesuffix("曰"), set()).add(person)
-    return {printed: next(iter(people)) for printed, people in read.items()
-            if len(people) == 1 and printed not in people}
-
-
-#: The names collected commentaries print their men by (``_quoted_names``): a commentator filter
-#: reads 師古 as 顏師古, whose 注 of 前漢書 opens every part 師古曰.
-QUOTED_NAMES = _quoted_names()
 
 
 def _commentator_names(table) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 from reader.importers.document import COMMENTARY
 from reader.importers.loader import import_file
 from reader.importers.mandoku.profiles import collection
-from reader.importers.mandoku.voices import HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES, jijie_man
+from reader.quoted_names import HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES, jijie_man
 from reader.models import Piece
 from search import facets
 
@@ -26,7 +26,7 @@ WENXUAN = BOOKS / "KR4h0002" / "KR4h0002_007.txt"
 def test_jijie_names_each_quoted_commentator_and_pei_yins_own_words():
     """史記集解 卷二 (夏本紀): 裴駰's quotations of books (諡法曰, 尚書大傳曰) and his own 駰案 are his;
     each man's gloss (王肅曰, 徐廣曰, 馬融曰, 包氏曰) is that man's part of the 集解: 包氏 is 包咸, as the
-    論語集解 he is quoted from names him (``voices.LUNYU_JIJIE_MEN``)."""
+    論語集解 he is quoted from names him (``quoted_names.LUNYU_JIJIE_MEN``)."""
     got = notes(parse("kanripo-commentary/KR2a0002/KR2a0002_002.txt"))
     assert got[:9] == [
         ("裴駰", COMMENTARY, "集解", "諡法曰受禪成功曰禹"),
@@ -120,7 +120,7 @@ def test_the_collector_finds_his_whole_layer_and_a_quoted_man_his_parts(seed_jua
         assert search(**params, commentator=name)["count"] == count, name
         assert search(**params, author=name)["count"] == count, name
     assert search(**params, dynasty="南朝宋")["count"] == notes_all
-    # 包氏曰 is 包咸's part (voices.LUNYU_JIJIE_MEN): commentator=包咸 found none of it; 包氏 is he
+    # 包氏曰 is 包咸's part (quoted_names.LUNYU_JIJIE_MEN): commentator=包咸 found none of it; 包氏 is he
     assert [search(**params, commentator=name)["count"] for name in ("包咸", "包氏")] == [written(jijie, "曰", "包咸"), 1]
     kept = client.get("/api/search/", {"q": "曰", "exact": "1", "page_size": "20", "commentator": "裴駰",
                                        **params}).json()
@@ -174,7 +174,7 @@ def test_search_finds_li_shans_whole_commentary_and_each_quoted_mans_glosses(see
 def test_the_old_commentary_li_shan_keeps_is_found_by_its_writer_in_its_juan(seed_juan, search_backend, client):
     """文選註 卷二 (西京賦, signed 「張平子」 / 「薛綜注」): the notes with no 善曰 are 薛綜's, found by
     ``commentator=薛綜&juan=卷二`` (the first, 凴依託也…, on 有憑虚公子者), the parts after 善曰 李善's; and
-    卷四 (signed 「劉淵林注」) is 劉逵's (``voices.SIGNED_NAMES``), as 六臣註文選's 劉曰 names him."""
+    卷四 (signed 「劉淵林注」) is 劉逵's (``quoted_names.SIGNED_NAMES``), as 六臣註文選's 劉曰 names him."""
     second = import_file(BOOKS / "KR4h0002" / "KR4h0002_002.txt").juan
     fourth = import_file(BOOKS / "KR4h0002" / "KR4h0002_004.txt").juan
     index_all(search_backend)

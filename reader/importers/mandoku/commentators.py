@@ -83,6 +83,7 @@ from itertools import takewhile
 
 from characters.folding import fold
 
+from ...quoted_names import SIGNED_NAMES, WENXUAN_NAMES
 from ..document import (
     CLASSIC, COMMENTARY, DEFAULT_BASIS, EDITORIAL, LABEL, LAYOUT, MARKED, NOTE, READINGS, RECORD_NOTE,
     SMALLPRINT, SUBCOMMENTARY, TEXT, JuanDocument, PieceDoc,
@@ -92,7 +93,7 @@ from .appended import COMMENTARY_ROLES, cross_reference, readings_start
 from .circles import CIRCLES, opens_readings, quoting_circles
 from .column_order import closes_note, columns, columns_reversed, reading_order
 from .profiles import GENERIC, INDENT_LAYERS, MARKED_BLOCKS, Profile, book_title, undecided
-from .voices import SIGNED_NAMES, WENXUAN_NAMES, Voice
+from .voices import Voice
 from .old_commentary import old_commentary_formulas
 from .piece_splits import split_piece
 from .layer_writers import name_layer_writers
@@ -464,7 +465,7 @@ SIGNATURE_MAX = 6
 
 
 def _glossators(name: str) -> list[str]:
-    """``name`` read wholly as names of ``voices.WENXUAN_NAMES`` one after another (``顔延年沈約`` →
+    """``name`` read wholly as names of ``quoted_names.WENXUAN_NAMES`` one after another (``顔延年沈約`` →
     ``["顔延年", "沈約"]``), the longest name first at each place; [] where any part is none."""
     men, k = [], 0
     while k < len(name):

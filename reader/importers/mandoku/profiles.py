@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from characters.folding import fold
 
+from ...quoted_names import WENXUAN_NAMES
 from ..document import COMMENTARY, EDITORIAL, READINGS, SUBCOMMENTARY, JuanDocument
 from .appended import (
     COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people, catalogue_people, compiler_notes,
@@ -20,7 +21,7 @@ from .edition_forms import subcommentary_title
 from .header import TITLE_VARIANTS
 from .poem_prefaces import preface_book
 from .undecided import reference_for
-from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, WENXUAN, WENXUAN_CITATION, WENXUAN_NAMES, Voice
+from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, WENXUAN, WENXUAN_CITATION, Voice
 
 
 @dataclass(frozen=True)
