@@ -6,8 +6,8 @@ titles), a hit's ``section.title`` in the API and the CSV; reverting restores it
 pieces and ``Section.title`` never change. A hit's ``section.title`` reads a heading a correction
 made (此行是標題) too.
 
-周禮訂義 (KR1d0010) 卷一 prints each sentence of the 周禮 flush and the commentaries under it
-indented: the import reads 「惟王建國」 as §2's heading and title."""
+欽定書經傳說彙纂 (KR1b0046) 卷六 prints each sentence of the 書 on a line of its own over 蔡沈's 集傳 and
+the sayings it collects: the import reads 「大戰于甘乃召六卿」 as §2's heading and title."""
 import csv
 import io
 import re
@@ -25,47 +25,46 @@ from .conftest import SHARED, index_all
 from .test_corrected_headings import imported, section_two
 from .test_corrections import people  # noqa: F401 - people: a fixture
 
-ZHOULI = SHARED / "corpus" / "kanripo-jingbu" / "KR1d0010" / "KR1d0010_001.txt"
-LINE = "惟王建國"
-#: §2 untitled: its opening words are the line's, then the classic after the commentary (the
-#: book's 愚案, which the import stores as the classic).
-OPENING = "惟王建國愚案先儒…"
-CITED = "〔宋〕王與之《周禮訂義》卷一「{}」（四庫全書・文淵閣本，葉 1-1b）"
-#: A phrase of the commentary in §2 (鄭康成's), its hits' section named by §2's title.
-PHRASE = "日至之景"
+SHUJING = SHARED / "corpus" / "kanripo-jingbu" / "KR1b0046" / "KR1b0046_008.txt"
+LINE = "大戰于甘乃召六卿"
+#: §2 untitled: its name is its opening words, the line's, cut as a name is.
+OPENING = "大戰于甘乃召六卿…"
+CITED = "〔清〕王頊齡奉敕撰《欽定書經傳說彙纂》卷六「{}」（四庫全書・文淵閣本，葉 8-2a）"
+#: A phrase of §2 (集傳's), its hits' section named by §2's title.
+PHRASE = "方伯不能討"
 
 
 def names(client, work_id) -> tuple:
     """How §2 is named: the section page's <title>, <h1> and 引用; the juan page's table of contents; the
     API section's and juan's title and name; a hit in §2 in the API and in the CSV; the library's own
     section_title, section_label and section_names."""
-    page = client.get("/works/KR1d0010/juan/1/2/").content.decode()
-    juan = client.get("/works/KR1d0010/juan/1/").content.decode()
-    api = client.get(f"/api/works/{work_id}/juans/1/sections/2/").json()
-    in_juan = client.get(f"/api/works/{work_id}/juans/1/").json()["chapters"][0]["sections"][1]
+    page = client.get("/works/KR1b0046/juan/8/2/").content.decode()
+    juan = client.get("/works/KR1b0046/juan/8/").content.decode()
+    api = client.get(f"/api/works/{work_id}/juans/8/sections/2/").json()
+    in_juan = client.get(f"/api/works/{work_id}/juans/8/").json()["chapters"][0]["sections"][1]
     api_hit = client.get("/api/search/", {"q": PHRASE}).json()["results"][0]["section"]
     rows = list(csv.DictReader(io.StringIO(b"".join(client.get("/api/search/export/csv/", {"q": PHRASE}).streaming_content)
                                             .decode("utf-8-sig"))))
     section = Section.objects.get(juan__work_id=work_id, position=2)
     return (re.search(r"<title>[^<]*</title>", page)[0], re.search(r'<h1 class="section-page-title">.*?</h1>', page)[0],
-            re.findall(r"[^>]*「[^」]*」（四庫全書・文淵閣本，葉 1-1b）", page), re.findall(r'<li><a href="#s2">[^<]*</a>', juan),
+            re.findall(r"[^>]*「[^」]*」（四庫全書・文淵閣本，葉 8-2a）", page), re.findall(r'<li><a href="#s2">[^<]*</a>', juan),
             (api["title"], api["name"], api["citation"]), (in_juan["title"], in_juan["name"]), api_hit,
             [(r["section"], r["section_title"]) for r in rows],
-            section_title(section), section_label(section), section_names({("KR1d0010", 1, 2)}))
+            section_title(section), section_label(section), section_names({("KR1b0046", 8, 2)}))
 
 
 def expected(title: str, name: str) -> tuple:
     """``names`` when §2 is titled ``title`` ("" for none) and named ``name``."""
-    return (f"<title>{name} · 周禮訂義（四庫全書・文淵閣本）卷一 · 經注閱讀</title>",
-            f'<h1 class="section-page-title">{name} <small>周禮訂義（四庫全書・文淵閣本）卷一 §2</small></h1>',
+    return (f"<title>{name} · 欽定書經傳說彙纂（四庫全書・文淵閣本）卷六 · 經注閱讀</title>",
+            f'<h1 class="section-page-title">{name} <small>欽定書經傳說彙纂（四庫全書・文淵閣本）卷六 §2</small></h1>',
             [CITED.format(name)], [f'<li><a href="#s2">{name}</a>'],
-            (title, name, CITED.format(name) + " http://testserver/works/KR1d0010/juan/1/2/"), (title, name),
+            (title, name, CITED.format(name) + " http://testserver/works/KR1b0046/juan/8/2/"), (title, name),
             {"position": 2, "title": title, "name": name}, [("2", name)],
-            title, f"§2「{name}」", {("KR1d0010", 1, 2): name})
+            title, f"§2「{name}」", {("KR1b0046", 8, 2): name})
 
 
 def layers(search_backend) -> tuple:
-    """Where 「惟王建國」 is found: its hits' layers (經文 or 標題) and pieces."""
+    """Where 「大戰于甘乃召六卿」 is found: its hits' layers (經文 or 標題) and pieces."""
     from search.backends import SearchQuery
 
     found = search_backend.search(SearchQuery(LINE))
@@ -74,31 +73,31 @@ def layers(search_backend) -> tuple:
 
 def test_a_heading_made_text_is_classic_text_and_its_section_untitled_everywhere_then_reverted(
         client, empty_db, search_backend, people, django_capture_on_commit_callbacks):
-    juan, stored = imported(ZHOULI, search_backend)
+    juan, stored = imported(SHUJING, search_backend)
     assert stored[0] == ("label", "classic", LINE)
     assert Section.objects.get(juan=juan, position=2).title == LINE
     assert names(client, juan.work_id) == expected(LINE, LINE)
-    assert layers(search_backend) == [("title", 2, 0)]
+    assert layers(search_backend) == [("commentary", 2, 4), ("title", 2, 0)]  # and quoted in a note
     p = propose(people["contributor"], juan, kind="structure", section=2, piece=0, start=0, end=2, structure="text",
                 reason="周禮經文，頂格大字，非標題", evidence="周禮注疏卷一")
-    assert (p.structure, p.new_layer, p.start, p.end, p.original) == ("text", "classic", 0, 4, LINE)
+    assert (p.structure, p.new_layer, p.start, p.end, p.original) == ("text", "classic", 0, 8, LINE)
     with django_capture_on_commit_callbacks(execute=True):  # the page cache's stamp moves
         accept(p, people["editor"])
     # the juan as accepting reindexes it once its transaction commits (the import's reindex, which the
     # test's transaction never commits, would take it in: tests/test_structure_corrections.py commits)
     index_all(search_backend)
     assert names(client, juan.work_id) == expected("", OPENING)
-    assert layers(search_backend) == [("classic", 2, 0)]
+    assert layers(search_backend) == [("classic", 2, 0), ("commentary", 2, 4)]
     # the line is shown as text of the classic, its 「校」 after it; no heading; the stored rows are as imported
-    page = client.get("/works/KR1d0010/juan/1/2/?layout=horizontal").content.decode()
+    page = client.get("/works/KR1b0046/juan/8/2/?layout=horizontal").content.decode()
     assert (f'<p class="passage"><span class="text corrected-text" id="s2-p0">{LINE}</span><a class="corr-mark" '
             f'href="/corrections/{p.pk}/" title="校正 #{p.pk}：結構 → 此行是正文（經） (this line is text: classic)；cx 提出，') in page
-    assert '<h3 class="visually-hidden" id="s2-title">§2「惟王建國愚案先儒…」</h3>' in page
-    api = client.get(f"/api/works/{juan.work_id}/juans/1/sections/2/").json()
+    assert '<h3 class="visually-hidden" id="s2-title">§2「大戰于甘乃召六卿…」</h3>' in page
+    api = client.get(f"/api/works/{juan.work_id}/juans/8/sections/2/").json()
     assert api["pieces"][0] == {
         "position": 0, "paragraph": 0, "kind": "text", "layer": "classic", "layer_name": "", "commentator": "",
         "layer_basis": api["pieces"][0]["layer_basis"], "text": LINE, "source_tag": "", "source": "", "pages": [],
-        "corrections": [{"id": p.pk, "kind": "structure", "start": 0, "end": 4, "imported": "heading",
+        "corrections": [{"id": p.pk, "kind": "structure", "start": 0, "end": 8, "imported": "heading",
                          "corrected": "text", "url": f"http://testserver/corrections/{p.pk}/"}]}
     assert section_two(juan) == stored
     assert Section.objects.get(juan=juan, position=2).title == LINE
@@ -106,17 +105,17 @@ def test_a_heading_made_text_is_classic_text_and_its_section_untitled_everywhere
         revert(p, people["editor2"], reason="版式如此")
     index_all(search_backend)
     assert names(client, juan.work_id) == expected(LINE, LINE)
-    assert layers(search_backend) == [("title", 2, 0)]
+    assert layers(search_backend) == [("commentary", 2, 4), ("title", 2, 0)]  # and quoted in a note
 
 
 def test_the_layer_chosen_and_the_proposal_refused_where_the_line_is_text_or_the_layer_is_not_a_structures(
         empty_db, people):
-    juan = import_file(ZHOULI).juan
+    juan = import_file(SHUJING).juan
     who = people["contributor"]
     p = propose(who, juan, kind="structure", section=3, piece=0, start=0, end=1, structure="text",
                 new_layer="commentary", reason="r")
     assert (p.new_layer, p.shown_change) == ("commentary", "此行是正文（注） (this line is text: commentary)")
-    # the line after it is text already (鄭康成曰…): nothing to make text
+    # the line after it is text already (集傳重其事…): nothing to make text
     with pytest.raises(ReviewError, match=r"^此段匯入時已是正文，並非標題"):
         propose(who, juan, kind="structure", section=3, piece=1, start=0, end=1, structure="text", reason="r")
     # a layer belongs to 此行是正文 alone; a forged layer is refused, never stored
@@ -141,11 +140,11 @@ def test_the_layer_chosen_and_the_proposal_refused_where_the_line_is_text_or_the
     assert (p.structure, p.new_layer) == ("text", "classic")
     assert list(p.audit.values_list("action", "detail")) == [
         ("proposed", "r"), ("edited", "layer commentary → classic"), ("accepted", "")]
-    assert section_names({("KR1d0010", 1, 3)}) == {("KR1d0010", 1, 3): "辨方正位"}
+    assert section_names({("KR1b0046", 8, 3)}) == {("KR1b0046", 8, 3): "王曰嗟六事之人予…"}
 
 
 def test_a_line_made_text_takes_no_other_structure_till_reverted(empty_db, people):
-    juan = import_file(ZHOULI).juan
+    juan = import_file(SHUJING).juan
     made = propose(people["contributor"], juan, kind="structure", section=2, piece=0, start=0, end=1,
                    structure="text", reason="經文")
     accept(made, people["editor"])
@@ -158,56 +157,56 @@ def test_a_line_made_text_takes_no_other_structure_till_reverted(empty_db, peopl
 
 
 def test_the_proposal_form_offers_the_layer_of_a_line_made_text(client, empty_db, people):
-    juan = import_file(ZHOULI).juan
+    juan = import_file(SHUJING).juan
     c = Client()
     c.force_login(people["contributor"])
-    form = c.get("/corrections/propose/KR1d0010/1/", {"section": 2, "piece": 0, "start": 0, "end": 4}).content.decode()
+    form = c.get("/corrections/propose/KR1b0046/8/", {"section": 2, "piece": 0, "start": 0, "end": 4}).content.decode()
     assert '<option value="text">此行是正文 (this line is text)</option>' in form
     assert re.search(r'<div class="kind-field" data-kinds="layer structure" data-structure="text">\s*<label for="id_new_layer">'
                      r'<span class="field-name" data-label-structure="此行是正文時所屬層次，未選為經 \(the layer of a line made '
                      r'text: 經 unless chosen\)">層次 \(layer\)</span> <span class="field-kinds">（層次校正、結構校正）</span>', form)
-    response = c.post("/corrections/propose/KR1d0010/1/", {"kind": "structure", "section": 2, "first": 1, "last": 4,
+    response = c.post("/corrections/propose/KR1b0046/8/", {"kind": "structure", "section": 2, "first": 1, "last": 4,
                                                           "structure": "text", "new_layer": "", "reason": "經文"})
     assert response.status_code == 302, response.content.decode()[:2000]
     p = Proposal.objects.get()
     assert (p.piece_position, p.structure, p.new_layer) == (0, "text", "classic")
     history = c.get(f"/corrections/{p.pk}/").content.decode()
-    assert "「惟王建國」 → 此行是正文（經） (this line is text: classic)" in history
-    assert juan.number == 1
+    assert "「大戰于甘乃召六卿」 → 此行是正文（經） (this line is text: classic)" in history
+    assert juan.number == 8
 
 
 def test_collation_reads_a_heading_made_text_as_text_not_as_the_sections_title(client, empty_db, people, tmp_path):
     """Collation (``collation.service.collate_juan``, the API) reads each edition's section titles as corrected:
     a title whose line a 此行是正文 correction made text is none, and the line is collated as the text it became,
-    not as a title as well. 周禮訂義 卷一 against a second copy of the same file (KR1d0010-copy): before any
-    correction nothing differs; with §2's 「惟王建國」 made text in the base alone, the base's §2 is untitled,
+    not as a title as well. 欽定書經傳說彙纂 卷六 against a second copy of the same file (KR1b0046-copy): before any
+    correction nothing differs; with §2's 「大戰于甘乃召六卿」 made text in the base alone, the base's §2 is untitled,
     its line is text the copy lacks there (the copy prints it as its heading and title, collated as added);
     with the copy's made text too, nothing differs again, the line text in both; ``text=imported`` collates the
     stored titles and pieces."""
-    base = import_file(ZHOULI).juan
-    folder = tmp_path / "KR1d0010-copy"
+    base = import_file(SHUJING).juan
+    folder = tmp_path / "KR1b0046-copy"
     folder.mkdir()
-    (folder / ZHOULI.name).write_bytes(ZHOULI.read_bytes())
-    copy = import_file(folder / ZHOULI.name).juan
+    (folder / SHUJING.name).write_bytes(SHUJING.read_bytes())
+    copy = import_file(folder / SHUJING.name).juan
 
     def section_two(**params) -> dict:
-        answer = client.get(f"/api/editions/{base.edition_id}/juans/1/collation/", {"with": "KR1d0010-copy", **params})
+        answer = client.get(f"/api/editions/{base.edition_id}/juans/8/collation/", {"with": "KR1b0046-copy", **params})
         assert answer.status_code == 200
         return answer.json()["sections"][1]
 
-    untouched = {"position": 2, "title": LINE, "name": LINE, "counterparts": {"KR1d0010-copy": 2}, "variants": []}
+    untouched = {"position": 2, "title": LINE, "name": LINE, "counterparts": {"KR1b0046-copy": 2}, "variants": []}
     assert section_two() == untouched
     made = propose(people["contributor"], base, kind="structure", section=2, piece=0, start=0, end=2, structure="text",
-                   reason="周禮經文，頂格大字，非標題")
+                   reason="書經文，非標題")
     accept(made, people["editor"])
 
     def reading(text, cls, note=False):
-        return {"witness": "KR1d0010-copy", "text": text, "class": cls, "gaiji": False, "note": note, "section": False,
+        return {"witness": "KR1b0046-copy", "text": text, "class": cls, "gaiji": False, "note": note, "section": False,
                 "corrected": False}
     assert section_two() == {
-        "position": 2, "title": "", "name": OPENING, "counterparts": {"KR1d0010-copy": 2}, "variants": [
+        "position": 2, "title": "", "name": OPENING, "counterparts": {"KR1b0046-copy": 2}, "variants": [
             {"piece": None, "kind": "title", "start": 0, "end": 0, "lemma": "", "readings": [reading(LINE, "added")]},
-            {"piece": 0, "kind": "text", "start": 0, "end": 4, "lemma": LINE, "readings": [reading("", "missing")]},
+            {"piece": 0, "kind": "text", "start": 0, "end": 8, "lemma": LINE, "readings": [reading("", "missing")]},
             {"piece": 1, "kind": "text", "start": 0, "end": 0, "lemma": "", "readings": [reading(LINE, "added", True)]}]}
     assert section_two(text="imported") == untouched
     accept(propose(people["contributor"], copy, kind="structure", section=2, piece=0, start=0, end=2, structure="text",

@@ -32,8 +32,10 @@ is shipped data (``CITED_PEOPLE``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from characters.folding import fold
 
@@ -116,32 +118,33 @@ def collected_units(units: list) -> bool:
     return found >= BLOCKS_MIN
 
 
-def _line_starts(para: list[PieceDoc]) -> dict[int, list[tuple[int, bool]]]:
-    """``{id(piece): [(offset, short_above), …]}``: the offsets in each full-size piece of ``para`` where a
-    printed line begins (a layout entry with a line end; at offset 0 where the piece begins a line),
-    and whether the line above it was short (ended before the paragraph's longest line, less one: the
-    block above ended there). A line's length counts its full-size characters and half its small
-    print (two columns a character)."""
-    starts: list[tuple[int, int, int]] = []  # (piece index, offset, length of the line before)
+def _line_starts(para: list[PieceDoc]) -> dict[int, list[tuple[int, bool, int]]]:
+    """``{id(piece): [(offset, short_above, indent), …]}``: the offsets in each full-size piece of ``para``
+    where a printed line begins (a layout entry with a line end; at offset 0 where the piece begins a
+    line), whether the line above it was short (ended before the paragraph's longest line, less one: the
+    block above ended there) and the line's indentation (U+3000, ``_line_indent``). A line's length counts
+    its full-size characters and half its small print (two columns a character)."""
+    starts: list[tuple[int, int, int, int]] = []  # (piece index, offset, length of the line before, indent)
     length = 0
     ended = False  # the piece before ended a line (a note's ``)¶``)
     for k, piece in enumerate(para):
-        ends = sorted(offset for offset, raw in piece.layout if "\n" in raw)
-        if ended and piece.kind == TEXT and 0 not in ends:
-            starts.append((k, 0, length))
+        ends = sorted((offset, _line_indent(raw)) for offset, raw in piece.layout if "\n" in raw)
+        if ended and piece.kind == TEXT and all(offset for offset, _ in ends):
+            lead = re.sub(r"<pb:[^>]*>", "", next((raw for offset, raw in piece.layout if offset == 0), ""))
+            starts.append((k, 0, length, len(lead) - len(lead.lstrip("\u3000"))))
             length = 0
         at = 0
-        for offset in ends:
+        for offset, indent in ends:
             length += (offset - at) if piece.kind == TEXT else (offset - at + 1) // 2
             if piece.kind == TEXT and offset < len(piece.text):
-                starts.append((k, offset, length))
+                starts.append((k, offset, length, indent))
             length, at = 0, offset
         length += (len(piece.text) - at) if piece.kind == TEXT else (len(piece.text) - at + 1) // 2
-        ended = bool(ends) and ends[-1] == len(piece.text)
-    longest = max((n for _, _, n in starts), default=0)
-    out: dict[int, list[tuple[int, bool]]] = {}
-    for k, offset, n in starts:
-        out.setdefault(id(para[k]), []).append((offset, n < longest - 1))
+        ended = bool(ends) and ends[-1][0] == len(piece.text)
+    longest = max((n for _, _, n, _ in starts), default=0)
+    out: dict[int, list[tuple[int, bool, int]]] = {}
+    for k, offset, n, indent in starts:
+        out.setdefault(id(para[k]), []).append((offset, n < longest - 1, indent))
     return out
 
 
@@ -156,7 +159,7 @@ def _block_start(text: str, at: int, short_above: bool) -> int:
     return at + 1 if category == EDITORS and short_above else -1
 
 
-def _cuts(piece: PieceDoc, opens_block: bool, lines: list[tuple[int, bool]]) -> list[tuple[int, str]]:
+def _cuts(piece: PieceDoc, opens_block: bool, lines: list[tuple[int, bool, int]]) -> list[tuple[int, str]]:
     """``(offset, commentator)`` of each part ``piece`` (a full-size piece of a block) opens: a block's
     category (at its start when ``opens_block``, or at a printed line's start, ``lines``:
     ``_line_starts``, ``_block_start``), the editors' (""); each quoted man's name at the start, after a
@@ -167,7 +170,7 @@ def _cuts(piece: PieceDoc, opens_block: bool, lines: list[tuple[int, bool]]) -> 
     if opens_block and _category(text):
         out.append((0, ""))
         after.add(len(_category(text)))
-    for start, short_above in lines:
+    for start, short_above, _ in lines:
         end = _block_start(text, start, short_above)
         if end >= 0:
             out.append((start, ""))
@@ -179,13 +182,15 @@ def _cuts(piece: PieceDoc, opens_block: bool, lines: list[tuple[int, bool]]) -> 
     return sorted(dict(out).items())
 
 
-def untitle_blocks(doc: JuanDocument) -> list[str]:
+def untitle_blocks(doc: JuanDocument, said: Callable[[str], bool] | None = None) -> list[str]:
     """Make each section title of ``doc`` that is words of a block text again, the section untitled,
     in place: a block of one short line (``　陸氏佃曰此不數椁故曰四重``, ``　正義鄭氏康成曰以全哀也``: a quoted
     man's name and 曰, or a category and more; 儀禮義疏 ``　觧見喪服傳``), or its last line cut from it where
     the transcription lost the indentation of the line above (儀禮義疏 ``　之禮也`` under ``敖氏繼公曰…``).
     In such a juan a heading printed one lower is a 篇's (``PIAN``, with its byline: ``喪服第十一之一　子夏傳``),
-    which stays a title. Returns the words so read."""
+    which stays a title. ``said``: in a book of another form (``BlockForm``), what a block's words open with
+    (周禮訂義's 「　鄭康成曰職主也」, 「　　愚案此大射之侯」); its titles that do are the block's words, others
+    (總論六典) stay titles. Returns the words so read."""
     out: list[str] = []
     for section in doc.sections:
         indents = [paragraph_indent(para) for para in section.paragraphs]
@@ -193,10 +198,13 @@ def untitle_blocks(doc: JuanDocument) -> list[str]:
         if first is not None and section.title and section.closer is None and len(section.paragraphs[0]) == 1:
             words = first.text.strip("\u3000")
             category = _category(words)
-            said = bool(QUOTED.match(words) or category and len(words) > len(category))
-            tail = indents[0] >= 1 and not PIAN.match(words.split("\u3000")[0])
+            if said is None:
+                words_said = bool(QUOTED.match(words) or category and len(words) > len(category))
+                tail = indents[0] >= 1 and not PIAN.match(words.split("\u3000")[0])
+            else:
+                words_said, tail = indents[0] >= 1 and said(words), False
             if first.kind in (LABEL, TEXT) and words == section.title and first.effective_layer == CLASSIC \
-                    and (said or tail):
+                    and (words_said or tail):
                 first.kind, first.layer = TEXT, ""
                 section.title = ""
                 out.append(words)
@@ -250,24 +258,38 @@ def _by_lines(para: list[PieceDoc], indent: int) -> list[tuple[PieceDoc, bool]]:
     return out
 
 
-def collected_layers(doc: JuanDocument) -> int:
-    """Read ``doc``'s lines one column lower or deeper as the editors' collected commentary (module
-    docstring), in place: each full-size piece of the classic printed so (``_by_lines``) is cut at its
-    parts (``_cuts``) and each part given ``COMMENTARY``, ``LAYER_NAME``, basis ``LAYOUT`` and the
-    man who said it; a part that opens with no name goes on in the voice before it, and a block
-    (a run of such lines opening with a category) starts in the editors'. Small print inside the blocks
-    keeps its layer (the commentary's) and is named the block's, its words said by the man it names
-    (``_note_voice``); a note before any text of a block ends the classic's line above (its sound
-    glosses) and stays as it is. Flush lines, headings and a 篇's heading printed one lower with its
-    note (``PIAN``) are left as they are. Returns the characters given to the commentary."""
-    untitle_blocks(doc)
+@dataclass(frozen=True)
+class BlockForm:
+    """How a book prints its collected commentary in blocks lower than the classic (``read_blocks``).
+
+    ``layer_name``: the name of the layer (the book's word for its commentary); ``opens(text)``: whether a
+    paragraph's first full-size text opens a block (its voice starts anew); ``cuts(piece, opens, lines)``:
+    ``(offset, man)`` of each part a full-size piece of a block opens (``lines``: ``_line_starts``'s of the
+    piece); ``note_parts(text)``: ``(offset, man)`` of each part of a note of small print inside a block
+    (the first at 0); ``heading(text)``: whether a block's first piece is a heading printed one lower (a
+    篇's, ``PIAN``), left as it is."""
+
+    layer_name: str
+    opens: Callable[[str], bool]
+    cuts: Callable[[PieceDoc, bool, list[tuple[int, bool, int]]], list[tuple[int, str]]]
+    note_parts: Callable[[str], list[tuple[int, str]]]
+    heading: Callable[[str], bool]
+
+
+def read_blocks(doc: JuanDocument, form: BlockForm) -> int:
+    """Read ``doc``'s lines one column lower or deeper as a collected commentary printed so (``form``),
+    in place: each full-size piece of the classic printed so (``_by_lines``) is cut at its parts
+    (``form.cuts``) and each part given ``COMMENTARY``, ``form.layer_name``, basis ``LAYOUT`` and the man
+    who said it; a part that opens with no name goes on in the voice before it, and a block (a run of
+    such lines whose first words ``form.opens``) starts with nobody's. Small print inside the blocks
+    keeps its layer (the commentary's) and is named the block's, cut at its parts (``form.note_parts``),
+    each said by the man it names; a note before any text of a block ends the classic's line above (its
+    sound glosses) and stays as it is. Flush lines, headings and a heading printed one lower
+    (``form.heading``) are left as they are, and so is a flush line an earlier step made a label.
+    Returns the characters given to the commentary."""
     moved = 0
     voice = ""
     for para, indent in paragraph_indents(doc):
-        if indent < 1 and len(para) == 1 and para[0].kind == TEXT and CLOSING.match(para[0].text):
-            para[0].kind = LABEL  # 右筮賓: the editors' name of the passage above, no word of the classic
-            voice = ""
-            continue
         pieces = _by_lines(para, indent)
         lines = _line_starts([p for p, _ in pieces])
         out: list[PieceDoc] = []
@@ -278,20 +300,56 @@ def collected_layers(doc: JuanDocument) -> int:
                 out.append(piece)
                 continue
             if piece.kind == NOTE and piece.effective_layer == COMMENTARY and not first:
-                piece.layer_name, piece.commentator = LAYER_NAME, _note_voice(piece.text)
-            if piece.kind != TEXT or piece.layer not in ("", CLASSIC) or first and PIAN.match(piece.text):
+                out.extend(_note_parts(piece, form))
+                continue
+            if piece.kind != TEXT or piece.layer not in ("", CLASSIC) or first and form.heading(piece.text):
                 out.append(piece)
                 continue
-            opens, first = first and bool(_category(piece.text)), False
+            opens, first = first and form.opens(piece.text), False
             voice = "" if opens else voice
-            starts = dict(_cuts(piece, opens, lines.get(id(piece), [])))
+            starts = dict(form.cuts(piece, opens, lines.get(id(piece), [])))
             inner = [c for c in starts if c > 0]
             offset = 0
             for part in split_piece(piece, inner) if inner else [piece]:
                 voice = starts.get(offset, voice)
-                part.layer, part.layer_name, part.layer_basis, part.commentator = COMMENTARY, LAYER_NAME, LAYOUT, voice
+                part.layer, part.layer_name, part.layer_basis = COMMENTARY, form.layer_name, LAYOUT
+                part.commentator = voice
                 moved += len(part.text)
                 offset += len(part.text)
                 out.append(part)
         para[:] = out
     return moved
+
+
+def _note_parts(piece: PieceDoc, form: BlockForm) -> list[PieceDoc]:
+    """A note of small print inside a block, named the block's layer and cut at its parts
+    (``form.note_parts``), each said by the man it names."""
+    starts = dict(form.note_parts(piece.text))
+    inner = [c for c in starts if c > 0]
+    parts = split_piece(piece, inner) if inner else [piece]
+    offset = 0
+    for part in parts:
+        part.layer_basis, part.layer_name, part.commentator = piece.layer_basis, form.layer_name, starts.get(offset, "")
+        offset += len(part.text)
+    if parts[-1] is not piece:  # the note's source tag, printed after its last words
+        parts[-1].source_tag, parts[-1].tag_separator, parts[-1].source = piece.source_tag, piece.tag_separator, piece.source
+    return parts
+
+
+#: The 義疏's blocks: led by a category (``CATEGORIES``), a quoted man's name opening his part.
+YISHU = BlockForm(LAYER_NAME, lambda text: bool(_category(text)), _cuts,
+                  lambda text: [(0, _note_voice(text))], lambda text: bool(PIAN.match(text)))
+
+
+def collected_layers(doc: JuanDocument) -> int:
+    """Read ``doc``'s lines one column lower or deeper as the editors' collected commentary (module
+    docstring), in place (``read_blocks`` with ``YISHU``): each part of a block given ``COMMENTARY``,
+    ``LAYER_NAME``, basis ``LAYOUT`` and the man who said it (``_cuts``), a block led by a category starting
+    in the editors' voice; small print inside the blocks named by the man it names (``_note_voice``). The
+    editors' flush 右 lines (``CLOSING``) are labels; a one-line block made a section's title is the block's
+    again (``untitle_blocks``). Returns the characters given to the commentary."""
+    untitle_blocks(doc)
+    for para, indent in paragraph_indents(doc):
+        if indent < 1 and len(para) == 1 and para[0].kind == TEXT and CLOSING.match(para[0].text):
+            para[0].kind = LABEL  # 右筮賓: the editors' name of the passage above, no word of the classic
+    return read_blocks(doc, YISHU)

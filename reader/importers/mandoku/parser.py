@@ -55,6 +55,7 @@ from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .head_lists import head_lists
 from .collected_blocks import collected_layers, collected_units
+from .collected_sayings import saying_form, sayings_layers, sayings_units
 from .indented import indented_commentary, reference_indent_layers
 from .said_blocks import said_layers, said_marker, said_units
 from .source_tags import split_tags
@@ -196,8 +197,15 @@ class _Parser(LineLoop):
         part_glued_labels(units, printed_labels)  # 　　宣公¶　　集說(…): the 公's line, then the block's label
         # 欽定禮記義疏: the editors' blocks 「　正義鄭氏康成曰…」 one lower under each flush passage of the classic
         collected = not self.header.tls and not said and not layout_decided(doc) and collected_units(units)
+        # 周禮訂義: the sayings it collects one lower under the flush 周禮, 王與之's 愚案 lower again
+        # (not in the 卷首, juan 0: its 序 and 條例 are front matter, 序跋)
+        sayings = None
+        if not (self.header.tls or said or collected or layout_decided(doc) or not doc.juan_number):
+            sayings = saying_form(doc.kanripo_id, doc.work_title, doc.bylines[0]["name"] if doc.bylines else "")
+        sayings = sayings if sayings_units(units, sayings, doc.kanripo_id) else None
+        indented = indented and sayings is None
         group(doc, units, section_names, self.header.tls, short_headings=not layout_decided(doc) and not said,
-              heading_indent=2 * indented or int(collected))  # 凡大合樂必遂養老 over its blocks: the classic
+              heading_indent=2 * indented or int(collected or sayings is not None))  # 凡大合樂必遂養老: the classic
         doc.juan_label = juan_label(doc, found.get("org")) if self.header.tls else doc.juan_label  # 史記 KR2a0001_201: 三代世表
         glued = [] if self.header.tls else glued_title_bylines(doc, self.header)  # 毛詩 卷三: (…)毛詩國風　鄭氏箋
         if glued and not doc.bylines:
@@ -231,6 +239,8 @@ class _Parser(LineLoop):
         unsure = assign_commentators(doc, profile, indented)
         if collected:  # each block the editors' collection, each quoted man's words his part
             collected_layers(doc)
+        if sayings is not None:  # each saying its man's, each 愚案 the compiler's
+            sayings_layers(doc, sayings)
         signed_parts(doc)  # 陸德明's 注解傳述人 in a 注疏's 卷首: his byline a label, his notes his
         label_volume(doc)  # 史記一, 史記十八: the print's volume label at the juan's head, no text
         head_lists(doc)  # 三國志 武帝(操), 華佗(呉普樊阿)　杜䕫…: the juan's list of lives, its chapter heading
@@ -262,7 +272,8 @@ class _Parser(LineLoop):
         head_labels(doc)
         category_headings(doc)  # 文選 情(…) over 髙唐賦: each 類 the heading of the chapter of its pieces
         closing_titles(doc)  # 六臣 卷三十三 少司命, 渉江: titles printed after their pieces, where 右山鬼 closes one
-        if not (self.header.tls or indented or said or collected or doc.layer_form or layout_decided(doc)):
+        if not (self.header.tls or indented or said or collected or sayings is not None or doc.layer_form
+                or layout_decided(doc)):
             # 春秋大全: 胡安國's 傳 a column lower at full size, the 經 flush (after the block labels:
             # 欽定春秋傳說彙纂's 左傳(…), 集說(…) stay labels)
             reference_indent_layers(doc)
