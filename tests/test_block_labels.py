@@ -132,3 +132,18 @@ def test_an_appended_block_is_labelled_by_its_heading_word_and_what_it_collects(
     assert appended_label("附錄左傳", frozenset({"左傳", "集說"})) and appended_label("附録左傳", frozenset({"左傳"}))
     assert not appended_label("附錄經傳", frozenset({"左傳"})) and not appended_label("左傳", frozenset({"左傳"}))
     assert structure_faults(doc) == [] and len(doc.sections) == 14  # (隱公 a section: test_classic_titles)
+
+
+def test_a_jing_sentence_alone_over_a_label_is_parted_from_it_inside_a_juan():
+    """欽定春秋傳說彙纂 卷十九 (KR1e0094_021) sets its page 44a a column deeper: 「　　秋八月螽」 as deep as the
+    label under it, 「　　胡傳(…)」, which the line loop ran on into it (秋八月螽胡傳, the classic); 卷二十九
+    (KR1e0094_031) 「春王正月公即位」 over 「穀梁(…)」 alike. A sentence of the 經 (it stands whole in the shipped
+    春秋經) alone on its line over a block label is the 經, the label the block's: parted anywhere in a
+    book of the 春秋, as at a juan's head; the 經 sentence no title (``classic_titles``)."""
+    for name, jing, label in (("KR1e0094_021.txt", "秋八月螽", "胡傳"), ("KR1e0094_031.txt", "春王正月公即位", "穀梁")):
+        doc = _read(JINGBU / "KR1e0094" / name)
+        pieces = [p for s in doc.sections for p in s.pieces]
+        k = next(k for k, p in enumerate(pieces) if p.text.startswith(jing))
+        assert [(p.kind, p.effective_layer, p.text) for p in pieces[k:k + 2]] == [
+            (TEXT, CLASSIC, jing), (LABEL, COMMENTARY, label)]
+        assert not [s.title for s in doc.sections if s.title.startswith(jing)]

@@ -22,6 +22,7 @@ Pure: reads and changes the parsed ``JuanDocument`` (and the line loop's units) 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Callable
 
 from characters.folding import fold
 
@@ -150,7 +151,8 @@ def _label_block(unit: Unit, folded: set[str]) -> bool:
         and all(p.kind == NOTE for p in pieces[1:])
 
 
-def part_glued_labels(units: list[Unit], printed: frozenset[str]) -> int:
+def part_glued_labels(units: list[Unit], printed: frozenset[str],
+                      sentence: Callable[[str], bool] | None = None) -> int:
     """Part the block label printed at the head of a line from the short line above it, which the
     line loop ran on into it at the same indentation: 欽定春秋傳說彙纂 prints a 公 over the block of
     collected sayings on him, as deep (``　　宣公`` over ``　　集說(孔氏穎逹曰…)``), read as one run of text
@@ -167,8 +169,11 @@ def part_glued_labels(units: list[Unit], printed: frozenset[str]) -> int:
     the end of a text over its block (欽定詩經傳說彙纂 ``○維鵲有巢…`` over ``　集傳興也方有之也将送也`` over
     ``　集説(…)``; ``　集傳賦也滔滔流貌…(…)`` over ``　遊敖猶翱翔也`` over ``　總論(…)``) or a poem's count of
     its stanzas over the block on the whole poem (卷二十一 ``　　雲漢八章章十句`` over ``　　集説(…)``), which a
-    line alone would make a heading and the block the next poem's. ``units`` changes in place; returns
-    how many labels were parted."""
+    line alone would make a heading and the block the next poem's. In a book of the 春秋, a 經 sentence
+    alone over the label is parted anywhere in the juan (``sentence``: ``classic_titles.jing_sentence``;
+    欽定春秋傳說彙纂 卷十九 ``　　秋八月螽`` over ``　　胡傳(…)``, printed as deep as the label where the page
+    is set a column deeper), and ``classic_titles`` reads it as the 經, no title. ``units`` changes in
+    place; returns how many labels were parted."""
     folded = {fold(w) for w in printed}
     if not folded:
         return 0
@@ -176,8 +181,9 @@ def part_glued_labels(units: list[Unit], printed: frozenset[str]) -> int:
     alone = [first]  # the juan's head: its first paragraph, and each after blocks of small print alone
     while alone[-1] + 1 < len(units) and units[alone[-1] + 1].kind == "para" and _label_block(units[alone[-1]], folded):
         alone.append(alone[-1] + 1)
+    inside = [j for j, u in enumerate(units) if u.kind == "para" and j not in alone] if sentence else []
     parted = 0
-    for k in reversed(alone):
+    for k in sorted(alone + inside, reverse=True):
         unit = units[k] if k < len(units) else None
         if unit is None or unit.label or unit.entry or len(unit.pieces) < 2 or unit.pieces[0].kind != TEXT \
                 or unit.pieces[1].kind != NOTE:
@@ -189,6 +195,8 @@ def part_glued_labels(units: list[Unit], printed: frozenset[str]) -> int:
             continue
         if k != first and any(fold(text[:ends[0][0]]).startswith(w) for w in folded):
             continue  # a block's own words (its label, then its text), not a line alone
+        if k not in alone and not sentence(text[:ends[0][0]].strip(IDEO_SPACE)):
+            continue  # inside a juan only a 經 sentence alone over its block
         at, raw = ends[0]
         cut = raw.rindex("\n") + 1
         head = PieceBuilder(TEXT, piece.line)

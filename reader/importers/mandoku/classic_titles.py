@@ -20,6 +20,7 @@ read.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from ..document import CLASSIC, LABEL, NOTE, REFERENCE, TEXT, JuanDocument
 from .bound_books import bound_reference
@@ -31,6 +32,17 @@ CHUNQIU = "春秋"
 #: A year of the 春秋 printed in its own line or opening the 經's first line of the year (欽定春秋傳說彙纂
 #: ``(癸匡王/丑五年)元年(晉靈…)``, 春秋穀梁傳注疏 ``元年春王``, ``二年春王正月…``): 元年, 二年, 十有二年.
 YEAR = re.compile(r"^\u3000*(?:元|[一二三四五六七八九十有]+)年")
+
+
+def jing_sentence(work_title: str) -> Callable[[str], bool] | None:
+    """In a book whose title names the 春秋 and a classic the project ships a reference of
+    (``bound_books.bound_reference``), whether words stand whole in that reference (``boundaries.match_form``):
+    a sentence of the 經 (``秋八月螽``); None in any other book."""
+    name = bound_reference(work_title or "")
+    if not name or CHUNQIU not in (work_title or ""):
+        return None
+    reference = classic_reference(name)
+    return lambda words: bool(words) and match_form(words) in reference
 
 
 def _dated(doc: JuanDocument, upto: int) -> bool:
@@ -60,10 +72,9 @@ def classic_titles(doc: JuanDocument) -> list[str]:
     classic decided by the reference (``REFERENCE``), the section untitled; in place. Returns the
     sentences so read, in order ([] in a book whose title names no 春秋 the project ships a reference of:
     the years say where the 經 runs, and only its books print them)."""
-    name = bound_reference(doc.work_title or "")
-    if not name or CHUNQIU not in (doc.work_title or ""):
+    sentence = jing_sentence(doc.work_title or "")
+    if sentence is None:
         return []
-    reference = classic_reference(name)
     out: list[str] = []
     for k, section in enumerate(doc.sections):
         if not section.title or section.closer is not None or not section.paragraphs or not section.paragraphs[0]:
@@ -73,7 +84,7 @@ def classic_titles(doc: JuanDocument) -> list[str]:
         if first.kind not in (LABEL, TEXT) or words != section.title or first.effective_layer != CLASSIC \
                 or len(section.paragraphs[0]) != 1:
             continue
-        if match_form(words) not in reference or not _commented(section) or not (YEAR.match(words) or _dated(doc, k)):
+        if not sentence(words) or not _commented(section) or not (YEAR.match(words) or _dated(doc, k)):
             continue
         first.kind, first.layer, first.layer_basis = TEXT, CLASSIC, REFERENCE
         section.title = ""

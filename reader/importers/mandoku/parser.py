@@ -48,7 +48,7 @@ from .memorials import memorial_signatures
 from .paratext import lead_matter, mark_paratext
 from .late_titles import late_title
 from .part_lists import life_lists, zhi_parts
-from .classic_titles import classic_titles
+from .classic_titles import classic_titles, jing_sentence
 from .prefaces import appended_writings, preface_layers
 from .anthology_titles import category_headings, closing_titles, head_labels
 from .tiyao import headless_tiyao
@@ -194,7 +194,8 @@ class _Parser(LineLoop):
         said = said if said_units(units, said) else ""  # 黄石公素書: 「　　註曰…」 under each sentence
         printed_labels = recurring_labels(units, BLOCK_LABEL)  # 御纂周易折中's 本義, 程傳, 集説
         join_split_labels(units, printed_labels)  # 本義(…)程¶傳(…): 程傳, one label
-        part_glued_labels(units, printed_labels)  # 　　宣公¶　　集說(…): the 公's line, then the block's label
+        # 　　宣公¶　　集說(…): the 公's line, then the block's label; 　　秋八月螽¶　　胡傳(…): the 經, then the label
+        part_glued_labels(units, printed_labels, jing_sentence(doc.work_title or ""))
         # 欽定禮記義疏: the editors' blocks 「　正義鄭氏康成曰…」 one lower under each flush passage of the classic
         collected = not self.header.tls and not said and not layout_decided(doc) and collected_units(units)
         # 周禮訂義: the sayings it collects one lower under the flush 周禮, 王與之's 愚案 lower again
