@@ -2,10 +2,10 @@
 notes (校記), read whole over the columns and lines a note is printed in (decision 0064)."""
 from collections import Counter
 
-from reader.importers.document import COMMENTARY, EDITORIAL, LAYOUT, NOTE
+from reader.importers.document import COMMENTARY, EDITORIAL, LAYOUT, NOTE, SMALLPRINT
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.column_order import note_groups
-from reader.importers.mandoku.unsigned_notes import ORDINAL, SOUND
+from reader.importers.mandoku.unsigned_notes import ORDINAL, SOUND, TITLE_NOTE
 
 from .conftest import SHARED
 
@@ -58,10 +58,17 @@ def test_juan_nineteens_sound_glosses_and_collation_notes_are_the_editors():
     assert sum(any(n == "音" for *_, n, _ in note) for note in notes) == 182
     assert sum(any(n == "校記" for *_, n, _ in note) for note in notes) == 78
     assert {p.layer_basis for p in doc.all_pieces() if p.layer == EDITORIAL} == {LAYOUT}
-    # left as they were: titles' notes and a poem's number (其二 after the poem's last line)
-    assert Counter(_unsigned(notes)) == {"并序": 4, "四言并序": 1, "五言": 1, "四首": 1, **{
-        f"其{n}": 1 for n in "一二三四五六七八九"}}
-    assert len([w for w in doc.warnings if "who wrote this note is not known" in w]) == 16
+    # a title's note (form, preface, the group's count) and a poem's number (其二 after the poem's last line) are
+    # the book's own small print, nobody's (decision 0069); no note of the juan is left naming nobody
+    books = Counter("".join(t for t, layer, *_ in note if layer == SMALLPRINT)
+                    for note in notes if any(layer == SMALLPRINT for _, layer, *_ in note))
+    assert books == {"并序": 4, "四言并序": 1, "五言": 1, "四首": 1, **{f"其{n}": 1 for n in "一二三四五六七八九"}}
+    assert [p for note in notes for p in note if p[1] == SMALLPRINT and p[2:] != ("", "")] == []
+    assert first["并序濟曰神女即巫山神女也"] == [("并序", SMALLPRINT, "", ""), ("濟曰神女", COMMENTARY, "注", "呂延濟"),
+                                          ("即巫山神女也", COMMENTARY, "注", "呂延濟")]
+    assert {p.layer_basis for p in doc.all_pieces() if p.layer == SMALLPRINT} == {LAYOUT}
+    assert _unsigned(notes) == []
+    assert not [w for w in doc.warnings if "who wrote this note is not known" in w]
 
 
 def test_no_unsigned_gloss_left_in_the_first_juans():
@@ -91,3 +98,12 @@ def test_sound_gloss_shapes():
                                             "音&KR1255;")] == [True] * 9
     assert [bool(SOUND.match(t)) for t in ("丘遇反取聲也", "施謚曰昭明", "并序四言")] == [False] * 3
     assert ORDINAL.search("音雉其四").start() == 2 and not ORDINAL.search("其")
+    assert [bool(TITLE_NOTE.match(t)) for t in ("五言", "四言并序", "并序", "幷序", "四首", "雜言", "七言并序", "十九首")] == [True] * 8
+    assert [bool(TITLE_NOTE.match(t)) for t in ("言志", "五言詩", "其一", "序", "", "首")] == [False] * 6
+
+
+def test_a_poems_number_after_a_sound_gloss():
+    """卷二十 ``…詩(…)(其)跱(…)¶…``: 音雉其四, read whole, is the editors' 音雉 and the book's 其四."""
+    notes = _notes(_read("KR4h0003_020"))
+    assert [note for note in notes if "".join(t for t, *_ in note).startswith("音雉其四")][0][:2] == [
+        ("音雉", EDITORIAL, "音", ""), ("其四", SMALLPRINT, "", "")]

@@ -17,18 +17,20 @@ is on, alone or before the first commentator's part:
   ``五臣本作鷙音至``), with the words it is about before it (``齊字上五臣有是以字``).
 
 Both are the editors' (``EDITORIAL``, named 音 or 校記, basis ``LAYOUT``, nobody named:
-docs/decisions/0064-a-collected-commentarys-unsigned-notes-are-its-editors.md). A note is read whole in its
+docs/decisions/0064-a-collected-commentarys-unsigned-notes-are-its-editors.md). A title's note that is the
+piece's form, its preface or its group's count alone (``TITLE_NOTE``: ``(五言)``, ``(四言并序)``, ``(并序)``,
+``(四首)``) and a poem's number after a poem of a group (``ORDINAL``: ``(其二)``, alone or after a sound gloss,
+``音雉其四``) are the book's own small print (``SMALLPRINT``, basis ``LAYOUT``, nobody named: decision 0069). A note is read whole in its
 reading order, whatever parts the commentator step stored it in (``column_order.note_groups``: a note filed
 over two columns in reverse, ``(無於字/五臣本)``, or over a line end, ``(臣/五)¶(人/作)``, is one note, 五臣作人),
 and a part is cut where the sound gloss and the collation note meet (``(作丁兮切/音池善本)``: 音池, then
 善本作丁兮切). A sound gloss is read only right after text (a title's ``(并序)``, ``(五言)`` and a poem's
-number ``(其二)`` are no sound; they stay as they were), and the words before a collation note after a
-title stay too."""
+number ``(其二)`` are no sound), and the words before a collation note after a title stay as they were."""
 from __future__ import annotations
 
 import re
 
-from ..document import COMMENTARY, EDITORIAL, LAYOUT, NOTE, RECORD_NOTE, TEXT, JuanDocument, PieceDoc
+from ..document import COMMENTARY, EDITORIAL, LAYOUT, NOTE, RECORD_NOTE, SMALLPRINT, TEXT, JuanDocument, PieceDoc
 from .column_order import note_groups
 from .collation_notes import NAME as COLLATION, plain_note
 from .piece_splits import set_layer, split_piece
@@ -42,8 +44,11 @@ _CHAR = r"(?:&KR\d+;|[^\s&()/])"
 SOUND = re.compile(r"^(?:{c}{{1,2}}|{c}?音{c}{{1,2}}|{c}{{1,2}}[反切]|{c}{{0,2}}[平上去入]聲)"
                    r"(?:[叶恊協]韻)?$".format(c=_CHAR))
 #: A poem's number after the last line of a poem of a group (其一 … 其十一), printed after the sound gloss of
-#: the line's last word (``音雉其四``): no gloss, left as it was.
+#: the line's last word (``音雉其四``): no gloss, the book's small print.
 ORDINAL = re.compile(r"其[一二三四五六七八九十]+$")
+#: A title's note saying the piece's form, that its preface comes with it, or how many poems the group holds
+#: (``(五言)``, ``(四言并序)``, ``(并序)``, ``(四首)``): like a poem's number, the book's own small print.
+TITLE_NOTE = re.compile(r"^(?:(?:[三四五六七九]|雜)言(?:[并幷]序)?|[并幷]序|[一二三四五六七八九十]+首)$")
 #: What opens a collation note: the other copy (五臣本, 五臣, 善本, 李善本), or a commentator named by the first
 #: character of his formula (``names``), then what his copy does (not 注: ``屈平(王逸注)`` is a signature, 逸
 #: naming 王逸 in a juan that signs him).
@@ -87,15 +92,18 @@ def _mark(items: list[PieceDoc], before: PieceDoc | None, reversed_columns: bool
         previous = items[at - 1] if at > 0 else before
         after_text = previous is not None and previous.kind == TEXT and bool(previous.text)
         read = "".join(p.text for p in lead)
-        found = copy.search(read) or ORDINAL.search(read)
+        title = TITLE_NOTE.match(read) is not None
+        found = None if title else copy.search(read) or ORDINAL.search(read)
         cut = found.start() if found else len(read)
-        tail = COLLATION if found and found.re is copy else ""
-        head = SOUND_NAME if after_text and SOUND.match(read[:cut]) else (COLLATION if after_text and tail else "")
-        spans = [(0, cut, head), (cut, len(read), tail)]
+        collation = found is not None and found.re is copy
+        head = (SMALLPRINT, "") if title else (EDITORIAL, SOUND_NAME) if after_text and SOUND.match(read[:cut]) else (
+            (EDITORIAL, COLLATION) if after_text and collation else None)
+        # a poem's number alone or after a sound gloss (音雉其四) is the book's; after other words it stays
+        tail = (EDITORIAL, COLLATION) if collation else (SMALLPRINT, "") if found and (head or not cut) else None
         for part, start in _cut(items, lead, cut):
-            name = next(n for a, b, n in spans if a <= start < b)
-            if name:
-                set_layer(part, EDITORIAL, name)
+            layer = head if start < cut else tail
+            if layer:
+                set_layer(part, *layer)
                 part.layer_basis = LAYOUT
                 moved += len(part.text)
     return moved
