@@ -17,11 +17,30 @@ from .juan_heads import HeadLine, chapter_around
 from .models import Piece
 
 
+#: A piece's part of a chapter's printed lines (``chapter_around``): its layout (``Piece.layout``) and
+#: the length its layout's offsets run over (its text, tag separator and source tag).
+PieceEdge = tuple[list, int]
+
+
+def piece_edge(piece) -> PieceEdge:
+    """``piece``'s ``PieceEdge`` (a stored ``Piece``, as imported: no overlay, no page's fragment)."""
+    return piece.layout or [], len(piece.text) + len(piece.tag_separator or "") + len(piece.source_tag or "")
+
+
+def printed_around(chapter, first: PieceEdge | None, last: PieceEdge | None) -> tuple[list[HeadLine], list[str]]:
+    """``(head, end)`` of ``chapter`` (``chapter_around``) from its first and last pieces' edges
+    (None for a chapter without pieces)."""
+    last_layout, length = last or ([], 0)
+    return chapter_around(chapter.heading_layout, (first or ([], 0))[0], last_layout, length)
+
+
 def chapter_printed(chapters) -> dict[int, tuple[list[HeadLine], list[str]]]:
     """``{chapter id: (head, end)}`` for ``chapters`` (``Chapter`` rows of one juan): ``head`` the
     ``HeadLine`` list printed before the chapter's first character (its heading's leading layout,
     then its first piece's), ``end`` the printed lines after its last piece's text. Two queries
-    (each chapter's first and last piece). A chapter that prints neither is left out."""
+    (each chapter's first and last piece), for a chapter whose pieces were not read already
+    (``reader.reading`` reads them from the page's own pieces). A chapter that prints neither is
+    left out."""
     chapters = list(chapters)
     if not chapters:
         return {}
@@ -31,14 +50,12 @@ def chapter_printed(chapters) -> dict[int, tuple[list[HeadLine], list[str]]]:
     model = type(chapters[0])
     ends = {pk: (head, tail) for pk, head, tail in model.objects.filter(pk__in=[c.pk for c in chapters]).annotate(
         first_piece=Subquery(first), last_piece=Subquery(last)).values_list("pk", "first_piece", "last_piece")}
-    pieces = {pk: (layout, len(text) + len(separator) + len(tag)) for pk, layout, text, separator, tag in Piece.objects.filter(
-        pk__in=[pk for pair in ends.values() for pk in pair if pk]).values_list("pk", "layout", "text", "tag_separator",
-                                                                             "source_tag")}
+    pieces = {p.pk: piece_edge(p) for p in Piece.objects.filter(
+        pk__in=[pk for pair in ends.values() for pk in pair if pk]).only("layout", "text", "tag_separator", "source_tag")}
     out = {}
     for chapter in chapters:
         head_piece, tail_piece = ends.get(chapter.pk, (None, None))
-        last_layout, length = pieces.get(tail_piece, ([], 0))
-        head, end = chapter_around(chapter.heading_layout, pieces.get(head_piece, ([], 0))[0], last_layout, length)
+        head, end = printed_around(chapter, pieces.get(head_piece), pieces.get(tail_piece))
         if head or end:
             out[chapter.pk] = (head, end)
     return out

@@ -13,7 +13,7 @@ from config.budget import check
 from reader.importers.document import CLASSIC, DEFAULT_LAYER, LAYERS, TEXT
 from reader.pieces import NOTE_LAYERS
 
-from .chapter_heads import chapter_printed
+from .chapter_heads import chapter_printed, piece_edge, printed_around
 from .citation import read_title
 from .display import Display
 from .importers.mandoku.column_order import in_reading_order
@@ -239,10 +239,13 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
         pieces, slices = _page_of_pieces(views, pieces, page)
     pieces = pieces.order_by("section_id", "position")
     notes: dict[int, int] = {}
+    edges: dict[int, list] = {}  # section id → its first and last stored piece's edge (reader.chapter_heads)
     for i, p in enumerate(pieces):
         if not i % 500:
             check("reading the section's pieces")
         view = views[p.section_id]
+        edge = piece_edge(p)
+        edges.setdefault(p.section_id, [edge, edge])[1] = edge
         if p.is_note:
             notes[p.section_id] = p.number = notes.get(p.section_id, 0) + 1
             if view.note_numbers:
@@ -275,22 +278,34 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
         titled = titled or bool(cv.chapter.title)
         cv.opening = not titled
     shown = [c for c in chapters.values() if sections is None or c.sections]
-    _set_printed(shown)
+    _set_printed(shown, edges)
     return shown
 
 
-def _set_printed(views: list[ChapterView]) -> None:
+def _set_printed(views: list[ChapterView], edges: dict[int, list]) -> None:
     """Set ``printed_head`` and ``printed_end`` of each of ``views`` (``reader.chapter_heads``)
-    whose chapter's first (last) section is shown on its first (last) page; one query for them all."""
-    def shows(cv, position, edge):
-        return any(v.section.position == position and edge(v) for v in cv.sections)
-    wanted = [cv for cv in views if shows(cv, cv.chapter.first_section, lambda v: v.page <= 1)
-              or shows(cv, cv.chapter.last_section, lambda v: v.last_page)]
-    printed = chapter_printed([cv.chapter for cv in wanted])
-    for cv in wanted:
+    whose chapter's first (last) section is shown on its first (last) page, from ``edges`` (section
+    id → the edges of its first and last stored piece, read with the page's pieces: a first page
+    holds its section's first piece, a last page its last); no query, but for a chapter whose first
+    or last section the page shows without pieces (``chapter_printed``: two queries)."""
+    def shown(cv, position, edge):
+        return next((v for v in cv.sections if v.section.position == position and edge(v)), None)
+    read, unread = {}, []
+    for cv in views:
+        first = shown(cv, cv.chapter.first_section, lambda v: v.page <= 1)
+        last = shown(cv, cv.chapter.last_section, lambda v: v.last_page)
+        if first is None and last is None:
+            continue
+        ends = [edges.get(v.section.pk) if v is not None else None for v in (first, last)]
+        if (first is not None and ends[0] is None) or (last is not None and ends[1] is None):
+            unread.append(cv)  # a section shown with no piece: the chapter's edge piece is elsewhere
+            continue
+        read[cv.chapter.pk] = printed_around(cv.chapter, ends[0] and ends[0][0], ends[1] and ends[1][1])
+    printed = {**chapter_printed([cv.chapter for cv in unread]), **read}
+    for cv in views:
         head, end = printed.get(cv.chapter.pk, ([], []))
-        cv.printed_head = head if shows(cv, cv.chapter.first_section, lambda v: v.page <= 1) else []
-        cv.printed_end = end if shows(cv, cv.chapter.last_section, lambda v: v.last_page) else []
+        cv.printed_head = head if shown(cv, cv.chapter.first_section, lambda v: v.page <= 1) else []
+        cv.printed_end = end if shown(cv, cv.chapter.last_section, lambda v: v.last_page) else []
 
 
 def _read_in_order(items: list, reversed_columns: bool) -> list:

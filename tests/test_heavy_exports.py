@@ -21,9 +21,9 @@ from .test_exports import _work_of
 #: work's row for the view, its count of editions (the edition's name in citations), the juans' numbers.
 HEAD_QUERIES = 4
 #: Queries a juan: the juan, its accepted corrections, its chapters, sections, pieces, the
-#: opening words of its untitled sections (one query for all of them), and its chapters' printed
-#: heads and ends (``reader.chapter_heads``: each chapter's first piece, then their layouts: two).
-JUAN_QUERIES = 8
+#: opening words of its untitled sections (one query for all of them); its chapters' printed heads
+#: and ends (``reader.chapter_heads``) are read from its pieces, with no query of their own.
+JUAN_QUERIES = 6
 
 
 def _untitled_work(juans: int, title: str):

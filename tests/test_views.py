@@ -49,8 +49,8 @@ def test_work_page_lists_juans_with_chapters(client, seed_juan):
 def test_juan_page(client, seed_juan, django_assert_max_num_queries):
     # 9th: the layers the juan holds (layer choices); 10th: its accepted corrections; 11th: whether the
     # work has other editions (校勘 link); 12th: the sizes of its sections (reader.paging.juan_pages);
-    # 13th and 14th: the chapters' printed heads and ends (reader.chapter_heads: first pieces, layouts)
-    with django_assert_max_num_queries(14):
+    # the chapters' printed heads and ends (reader.chapter_heads) ride on the pieces the page reads: no query
+    with django_assert_max_num_queries(12):
         response = client.get(JUAN_URL)
     page = html(response)
     assert response.status_code == 200
