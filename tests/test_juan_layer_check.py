@@ -15,6 +15,7 @@ from reader.importers.loader import import_file
 from reader.models import Edition, Juan
 
 from .conftest import SHARED
+from .test_corrections import people  # noqa: F401 - a fixture
 
 CORPUS = SHARED / "corpus"
 EDITION_FILE = CORPUS / "kanripo-jingbu" / "KR1h0007" / "KR1h0007_004.txt"
@@ -147,6 +148,30 @@ def test_one_alignment_serves_the_pair_until_either_edition_changes(pair, monkey
     assert edition_stamp(ref.edition) != before
     assert juan_check(pair, Reference(Edition.objects.get(slug="KR1h0005"))).classic_ok == 475
     assert len(calls) == 2
+
+
+def test_an_accepted_annotation_or_layer_correction_leaves_the_kept_check(pair, people, monkeypatch):
+    # the check reads the pieces as imported: an accepted annotation or a layer correction (and its
+    # revert) bumps the juan's version, not the stamp of what the check reads, so it is not aligned again
+    from corrections.workflow import accept, propose, revert
+
+    calls = []
+    real = juanlayers.check_by_juan
+    monkeypatch.setattr(juanlayers, "check_by_juan", lambda *a, **k: calls.append(1) or real(*a, **k))
+    ref = references_of(pair.edition)[0]
+    assert juan_check(pair, ref).classic_ok == 475
+    stamp, version = edition_stamp(pair.edition), pair.version
+    note = propose(people["contributor"], pair, kind="annotation", section=1, piece=1, start=0, end=1,
+                   replacement="里仁", reason="篇名")
+    accept(note, people["editor"])
+    layer = propose(people["contributor"], pair, kind="layer", section=1, piece=1, start=0, end=1,
+                    new_layer="commentary", reason="試")
+    accept(layer, people["editor"])
+    revert(layer, people["editor2"], reason="非是")
+    assert Juan.objects.get(pk=pair.pk).version != version
+    assert edition_stamp(pair.edition) == stamp
+    assert juan_check(Juan.objects.get(pk=pair.pk), ref).classic_ok == 475
+    assert len(calls) == 1
 
 
 @pytest.mark.django_db
