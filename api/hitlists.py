@@ -16,7 +16,10 @@ the work, its Kanripo ID KR1d0086, else the work's slug where it has none), juan
 juan's number in its edition, as its URL gives it: 12 for 卷十 of KR1d0086), edition_id and
 work_id (the numbers the API's JSON gives as a hit's ``edition.id`` and ``work.id``, as in
 ``/api/editions/{id}/`` and ``/api/works/{id}/``, and its distribution rows' ``edition_id`` and
-``work_id``). New columns come last, so the older keep their places.
+``work_id``), work_part (the part of the work the juan's title line names, as its citation
+does: 魏志 for 三國志 卷一, cited 《三國志・魏志》; empty for most books). New columns come last, so
+the older keep their places. The juan column names the printed 卷 the hit's chapter falls in, as its
+citation does (前漢書 KR2a0007_001's 〈高帝紀第一下〉: 卷一下, not the file's 卷一上・卷一下; decision 0062).
 
 Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` dialect, CRLF
 line ends, quotes where needed) with a UTF-8 byte-order mark so that spreadsheet programs
@@ -42,7 +45,7 @@ from config.spreadsheets import spreadsheet_row
 from search.documents import layer_name
 
 COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator", "reading",
-           "edition", "edition_slug", "work_key", "juan_number", "edition_id", "work_id")
+           "edition", "edition_slug", "work_key", "juan_number", "edition_id", "work_id", "work_part")
 HIT_LIST_KINDS = {
     "csv": ("text/csv; charset=utf-8", "csv", "excel", "\ufeff"),
     "tsv": ("text/tab-separated-values; charset=utf-8", "tsv", "excel-tab", ""),
@@ -55,7 +58,8 @@ NARROW_ZH = "請縮小檢索（一書、一卷或一個層次），或以 /api/s
 
 def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
              section_names: Callable[[Iterable[tuple]], dict] | None = None,
-             reading_of: Callable[[object, str], str | None] | None = None) -> Iterator[tuple]:
+             reading_of: Callable[[object, str], str | None] | None = None,
+             place_of: Callable[[object], tuple[str, str]] | None = None) -> Iterator[tuple]:
     """One tuple per hit, in ``COLUMNS`` order; ``editions`` is ``{edition slug: {"name",
     "work_key", "work_id"}}`` (``search.service.edition_places``' rows: the edition's name, its work's
     catalogue ID and id; the index keeps the edition's id in a passage's ``work_id``) and ``url_of(hit)`` the hit's absolute reading URL. The place is read from the hit's passage
@@ -63,7 +67,9 @@ def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
     title, else the name the search page gives an untitled section (its closer 「關雎三章…」,
     its opening words): ``section_names(keys)`` answers ``{(edition slug, juan number, section
     position): name}`` (``search.service.kept_section_names``), asked once a ``BATCH`` of hits.
-    ``reading_of(hit, match)`` answers how the query read the match (``"後"``) or None."""
+    ``reading_of(hit, match)`` answers how the query read the match (``"後"``) or None;
+    ``place_of(passage)`` the part of the work and the printed 卷 the hit names
+    (``search.service.hit_place``: ``("", "卷一下")``, ``("魏志", "卷一")``), else its juan's label and no part."""
     hits = iter(hits)
     while batch := list(islice(hits, BATCH)):
         untitled = {(h.passage.work_slug, h.passage.juan_number, h.passage.section_position)
@@ -74,11 +80,12 @@ def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
             before, match, after = h.kwic()
             title = p.section_title or names.get((p.work_slug, p.juan_number, p.section_position), "")
             edition = editions.get(p.work_slug, {})
-            yield (p.work_title, p.juan_label, p.section_position, title,
+            part, juan = place_of(p) if place_of else ("", p.juan_label)
+            yield (p.work_title, juan, p.section_position, title,
                    layer_name(p), before, match, after, url_of(h), p.commentator,
                    (reading_of(h, match) if reading_of else None) or "",
                    edition.get("name", ""), p.work_slug, edition.get("work_key", ""), p.juan_number,
-                   p.work_id, edition.get("work_id", ""))
+                   p.work_id, edition.get("work_id", ""), part)
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:

@@ -15,7 +15,7 @@ from reader.people import people_text, section_byline, section_people, work_dyna
 from reader.shelving import decided_shu
 from search.matching import reading_of
 from search.documents import layer_name
-from search.service import HitLinks, edition_places, kept_section_names
+from search.service import HitLinks, edition_places, hit_place, kept_section_names
 from search.views import HIT_ADVICE, HIT_ADVICE_ZH
 
 from .pagination import StandardPagination
@@ -441,14 +441,15 @@ class HitSerializer(serializers.Serializer):
         place = places.get(p.work_id, {})
         before, match, after = hit.kwic()
         reading = reading_of(match, self.context["query"].parsed, place.get("script", TRADITIONAL))
+        part, juan_label = hit_place(p)  # the part and printed 卷 its citation names (decisions 0062, 0068)
         return {
             "layer": p.layer,
             "layer_name": layer_name(p),
             "commentator": p.commentator,
-            "work": {"id": place.get("work_id", p.work_id), "title": p.work_title},
+            "work": {"id": place.get("work_id", p.work_id), "title": p.work_title, "part": part},
             "edition": {"id": p.work_id, "slug": p.work_slug, "name": place.get("name", "")},
             "juan": p.juan_number,
-            "juan_label": p.juan_label,
+            "juan_label": juan_label,
             "section": {"position": p.section_position, "title": p.section_title,
                         "name": p.section_title or self._names().get(
                             (p.work_slug, p.juan_number, p.section_position), "")},

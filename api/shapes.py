@@ -151,10 +151,13 @@ class SectionStructureSerializer(SectionBodySerializer):
 
 
 class HitWorkSerializer(serializers.Serializer):
-    """A hit's work: its id (``/api/works/{id}/``) and title."""
+    """A hit's work: its id (``/api/works/{id}/``), title, and the part of it the hit's juan is in, as
+    its citation names it (decision 0068)."""
 
     id = serializers.IntegerField()
     title = serializers.CharField()
+    part = serializers.CharField(help_text="the part of the work the juan's title line names, cited after the "
+                                 "title: 魏志 for 三國志 卷一 (《三國志・魏志》); \"\" for most books")
 
 
 class HitEditionSerializer(serializers.Serializer):
@@ -185,7 +188,8 @@ class HitShownSerializer(serializers.Serializer):
 
 class HitDocSerializer(serializers.Serializer):
     """One hit: its layer, place (its work and edition; ``juan`` is the file number of the URLs,
-    ``juan_label`` the book's label), the piece it falls in, KWIC (``before`` + ``match`` + ``after`` is stored
+    ``juan_label`` the printed 卷 its chapter falls in, as its citation names it: 卷一下 for 前漢書 KR2a0007_001's
+    〈高帝紀第一下〉, else its juan's label, decision 0062), the piece it falls in, KWIC (``before`` + ``match`` + ``after`` is stored
     text) and its reading URL (the section, highlighted, at the piece)."""
 
     layer = serializers.ChoiceField(choices=list(LAYERS))  # classic, commentary, …, record, record_note, title
@@ -414,7 +418,7 @@ SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
               "ends_at": {"piece": 0, "offset": 33}}})
 SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "count": 2, "next": None, "previous": None,
-    "results": [{"layer": "classic", "layer_name": "經文", "commentator": "", "work": {"id": 1, "title": "禮書綱目"},
+    "results": [{"layer": "classic", "layer_name": "經文", "commentator": "", "work": {"id": 1, "title": "禮書綱目", "part": ""},
                  "edition": {"id": 1, "slug": "禮書綱目", "name": "欽定四庫全書・純文字本"}, "juan": 10,
                  "juan_label": "卷十", "section": {"position": 2, "title": "張侯", "name": "張侯"}, "piece": 2,
                  "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",

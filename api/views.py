@@ -40,7 +40,7 @@ from search.facet_menu import active_filters
 from search.facets import works_of_dynasties
 from search.filters import folded_hits, form_filters, without_filters
 from search.forms import PAGING, DynastyField, SearchForm, ValuesField, one_value_errors
-from search.service import HitLinks, edition_places, kept_section_names, name_layers, query_hints, run_search
+from search.service import HitLinks, edition_places, hit_place, kept_section_names, name_layers, query_hints, run_search
 
 from . import exports, hitlists, juan_exports, shapes
 from .catalogue import class_distribution, search_facets
@@ -493,7 +493,8 @@ class SearchExport(APIView):
 
         def reading(hit, match):  # as the API's hits give it (HitSerializer)
             return reading_of(match, query.parsed, places.get(hit.passage.work_id, {}).get("script", TRADITIONAL))
-        rows = hitlists.hit_rows(results.hits, editions, lambda h: root + link(h), kept_section_names, reading)
+        rows = hitlists.hit_rows(results.hits, editions, lambda h: root + link(h), kept_section_names, reading,
+                                 hit_place)
         content_type, suffix, _, _ = hitlists.HIT_LIST_KINDS[kind]
         # Written under the request's time budget, then sent (api.hitlists.written).
         response = StreamingHttpResponse(hitlists.written(kind, rows), content_type=content_type)

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from config.server_timing import timed
 from reader.citation import section_names
-from reader.models import Edition, Work
+from reader.juan_heads import work_part
+from reader.models import Chapter, Edition, Juan, Work
 from reader.people import works_told_apart
 from corrections.overlay import imported_offset, piece_changes
 from reader.paging import long_sections, page_of
@@ -88,6 +89,48 @@ def index_and_corpus_version():
 #: ``BaseSearchBackend.follow_in_background``).
 _places = KeptPerStamp(_read_edition_places, key=index_and_corpus_version, kept=2)
 
+
+
+def _read_printed_places() -> tuple[dict[int, str], dict[int, str]]:
+    """``printed_places``, read from the database (two queries)."""
+    printed = dict(Chapter.objects.exclude(printed_juan="").order_by().values_list("pk", "printed_juan"))
+    parts = {}
+    for pk, header, title in Juan.objects.filter(header__regex=r"[志書][卷巻]").order_by() \
+            .values_list("pk", "header", "work__title"):
+        if part := work_part(header, title):
+            parts[pk] = part
+    return printed, parts
+
+
+_printed = KeptPerStamp(_read_printed_places, key=index_and_corpus_version, kept=2)
+
+
+def printed_places() -> tuple[dict[int, str], dict[int, str]]:
+    """``({chapter id: printed 卷}, {juan id: part of the work})``: the chapters that fall in a
+    printed 卷 of a file holding several (``Chapter.printed_juan``, decision 0062: 前漢書 卷一下's
+    〈高帝紀第一下〉 → ``卷一下``) and the juans whose title line names a part of the work
+    (``reader.juan_heads.work_part``, decision 0068: 三國志 卷一 → ``魏志``), what a hit names as
+    its citation does (``hit_place``). Kept as ``edition_places`` is (per index generation and
+    corpus stamp); a backend with no version reads them at every call."""
+    return _printed.get()
+
+
+def hit_place(passage) -> tuple[str, str]:
+    """``(part, 卷)`` a hit names after its work, as its section's citation does (decisions 0062,
+    0068): the part of the work its juan's title line names (``魏志``; "" for most books) and the
+    printed 卷 its chapter falls in (``卷一下`` for a hit in 前漢書 KR2a0007_001's 〈高帝紀第一下〉),
+    else its juan's label (``passage.juan_label``, the whole juan's name: ``卷十``, ``卷一上・卷一下``
+    for its 校語-like chapter of none). ``passage``: a ``HitPassage`` (a hit's place)."""
+    printed, parts = printed_places()
+    return parts.get(passage.juan_id, ""), printed.get(passage.chapter_id, passage.juan_label)
+
+
+def with_part(name: str, title: str, part: str) -> str:
+    """An edition's ``name`` as hits show it (``edition_places``' ``full_name``) with the ``part`` of
+    the work after its ``title``, as citations join them (``三國志・魏志``,
+    ``三國志・魏志（四庫全書・文淵閣本）`` where the work has several editions); ``name`` as it
+    is without a part or where it does not begin with ``title``."""
+    return f"{title}・{part}{name[len(title):]}" if part and name.startswith(title) else name
 
 #: Most section names ``kept_section_names`` keeps; past it they are dropped and read again.
 KEPT_SECTION_NAMES = 100_000

@@ -29,7 +29,8 @@ from .filters import annotation_hits, folded_hits, form_filters, without_filters
 from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, one_value_errors, resolve_edition,
                     resolve_work)
 from .service import (
-    HitLinks, edition_label, edition_places, juan_path, kept_section_names, name_layers, query_hints, run_search, section_path,
+    HitLinks, edition_label, edition_places, hit_place, juan_path, kept_section_names, name_layers, query_hints, run_search,
+    section_path, with_part,
 )
 
 PAGE_SIZE = 50
@@ -388,7 +389,8 @@ def search_page(request):
                     for hit in name_layers(page.object_list):
                         check("rendering the search hits", HIT_ADVICE, HIT_ADVICE_ZH)
                         hit.url = link(hit)
-                        hit.work_name = titles.get(hit.work_slug, hit.work_title)
+                        part, hit.cited_juan = hit_place(hit.passage)  # as its citation names it
+                        hit.work_name = with_part(titles.get(hit.work_slug, hit.work_title), hit.work_title, part)
                         tools = hit_tools(hit, hit.work_slug in several)
                         script = places.get(hit.work_id, {}).get("script", TRADITIONAL)
                         # found through a simplified form standing for several characters: as read

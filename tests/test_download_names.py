@@ -43,7 +43,8 @@ def test_an_export_of_a_work_titled_with_a_path_is_named_without_it(tmp_path, se
                                                "%E9%A1%8C%E6%9B%B8.maintext.txt")
     response = c.get("/api/search/export/csv/", {"q": "a/b"})
     assert b"".join(response.streaming_content).decode() == ("\ufeffwork,juan,section,section_title,layer,before,match,after,url,commentator,"
-                                                                       "reading,edition,edition_slug,work_key,juan_number,edition_id,work_id\r\n")
+                                                                       "reading,edition,edition_slug,work_key,juan_number,edition_id,work_id,"
+                                                                       "work_part\r\n")
     assert response.status_code == 200 and response["Content-Disposition"] == 'attachment; filename="a_b.csv"'
 
 

@@ -246,7 +246,7 @@ class TestOnTheThreeEditions:
         seed, kr, wyg = three
         data = client.get("/api/search/", {"q": "賔", "exact": "on", "page_size": 1, "edition": wyg.edition_id}).json()
         assert data["count"] == 63
-        assert data["results"][0]["work"] == {"id": seed.work_id, "title": "禮書綱目"}
+        assert data["results"][0]["work"] == {"id": seed.work_id, "title": "禮書綱目", "part": ""}
         assert data["results"][0]["edition"] == {"id": wyg.edition_id, "slug": "KR1d0086-WYG", "name": "四庫全書・文淵閣本・原字"}
         assert data["distribution"]["juans"] == [
             {"work_id": seed.work_id, "work_title": "禮書綱目", "edition_id": wyg.edition_id, "edition": "KR1d0086-WYG", "juan": 12, "juan_label": "卷十", "count": 63}]

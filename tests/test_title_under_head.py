@@ -13,6 +13,7 @@ from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.models import Chapter
 
 from .test_printed_heads import COMMENTARY
+from .conftest import index_all
 from .test_printed_juans import HANSHU, imported
 
 S = "\u3000"
@@ -53,3 +54,62 @@ def test_the_juan_is_cited_under_its_own_pian_not_the_juan_befores(tmp_path, cli
         "卷十八 〈外戚恩澤侯表第六〉 附〈卷十八考證〉 11 節 引文", "卷十九上 〈百官公卿表〉 附〈卷十九上考證〉 5 節 引文",
         "卷十九下 〈百官公卿表第七下〉 附〈卷十九下考證〉 3 節"]
     assert "（續）" not in body
+
+
+@pytest.fixture
+def histories(seed_juan, search_backend, tmp_path):
+    """前漢書 KR2a0007_001 (卷一上・卷一下) and 三國志 KR2a0012_001 (魏志卷一), imported and indexed."""
+    (hanshu,) = imported(tmp_path, HANSHU, "KR2a0007_001.txt")
+    (weizhi,) = imported(tmp_path, COMMENTARY / "KR2a0012", "KR2a0012_001.txt")
+    index_all(search_backend)
+    return hanshu, weizhi
+
+
+
+def where(html: str) -> list[str]:
+    """The places the search page's hits name (their links' text)."""
+    return re.findall(r'<a class="where"[^>]*>([^<]*)</a>', html)
+
+
+def csv_rows(client, q: str) -> list[str]:
+    body = b"".join(client.get("/api/search/export/csv/", {"q": q}).streaming_content).decode("utf-8-sig")
+    return body.split("\r\n")
+
+
+HL = "?hl=%E4%BA%94%E5%B9%B4%E5%86%AC%E5%8D%81%E6%9C%88%E6%BC%A2%E7%8E%8B%E8%BF%BD%E9%A0%85%E7%BE%BD"
+
+
+def test_a_hit_names_the_printed_juan_its_chapter_falls_in(client, histories):
+    """/search/?q=五年冬十月漢王追項羽: the hit is in 卷一下 (its section's citation 《前漢書》卷一下〈高帝紀第一下〉),
+    not the file's 卷一上・卷一下, on the page, in the API and in the CSV; the distribution, which counts
+    whole juans, keeps the juan's own label."""
+    q = "五年冬十月漢王追項羽"
+    data = client.get("/api/search/", {"q": q}).json()
+    assert data["results"] == [{
+        "layer": "classic", "layer_name": "經文", "commentator": "",
+        "work": {"id": histories[0].work_id, "title": "前漢書", "part": ""},
+        "edition": {"id": histories[0].edition_id, "slug": "KR2a0007", "name": "四庫全書・文淵閣本"},
+        "juan": 1, "juan_label": "卷一下", "section": {"position": 12, "title": "", "name": "五年冬十月漢王追…"},
+        "piece": 0, "before": "", "match": q, "after": "至陽夏南止軍與齊王信魏相國越期",
+        "url": f"http://testserver/works/KR2a0007/juan/1/12/{HL}#s12-p0"}]
+    assert [(r["juan"], r["juan_label"]) for r in data["distribution"]["juans"]] == [(1, "卷一上・卷一下")]
+    assert where(client.get("/search/", {"q": q}).content.decode()) == ["前漢書 卷一下〈高帝紀第一下〉 §12「五年冬十月漢王追…」"]
+    assert csv_rows(client, q) == [
+        "work,juan,section,section_title,layer,before,match,after,url,commentator,reading,edition,edition_slug,"
+        "work_key,juan_number,edition_id,work_id,work_part",
+        f"前漢書,卷一下,12,五年冬十月漢王追…,經文,,{q},至陽夏南止軍與齊王信魏相國越期,"
+        f"http://testserver/works/KR2a0007/juan/1/12/{HL}#s12-p0,,,四庫全書・文淵閣本,KR2a0007,KR2a0007,1,"
+        f"{histories[0].edition_id},{histories[0].work_id},", ""]
+
+
+def test_a_hit_in_sanguozhi_names_the_part_of_the_work_as_its_citation_does(client, histories):
+    """三國志 卷一 prints 魏志卷一, cited 《三國志・魏志》卷一〈武帝〉: its hit is 三國志・魏志 卷一〈武帝〉 on the page,
+    ``work.part`` 魏志 in the API and the CSV's ``work_part``; the work's title stays 三國志."""
+    q = "太祖武皇帝沛國譙人"
+    weizhi = histories[1]
+    (hit,) = client.get("/api/search/", {"q": q}).json()["results"]
+    assert (hit["work"], hit["juan_label"]) == ({"id": weizhi.work_id, "title": "三國志", "part": "魏志"}, "卷一")
+    assert where(client.get("/search/", {"q": q}).content.decode()) == ["三國志・魏志 卷一〈武帝〉 §1「太祖武皇帝沛國譙…」"]
+    header, row, end = csv_rows(client, q)
+    assert (row.split(",")[:2], row.split(",")[-3:], end) == (
+        ["三國志", "卷一"], [str(weizhi.edition_id), str(weizhi.work_id), "魏志"], "")

@@ -277,7 +277,8 @@ class Hit:
     (``work_id``, ``juan_number``, ``section_position``, ``layer``, ``commentator``, …) comes from its
     ``HitPassage``; ``passage_hits`` is the number of hits in the same passage."""
 
-    __slots__ = ("passage", "start", "end", "_piece", "url", "layer_name", "work_name")  # the last three: views
+    # the last four: views (``cited_juan``: the printed 卷 it names, ``search.service.hit_place``)
+    __slots__ = ("passage", "start", "end", "_piece", "url", "layer_name", "work_name", "cited_juan")
 
     def __init__(self, passage: HitPassage, start: int, end: int):
         self.passage, self.start, self.end, self._piece = passage, start, end, None
