@@ -9,11 +9,12 @@ import re
 
 import pytest
 
+from reader.importers.errors import TextFormatError
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.models import Chapter
 
 from .test_printed_heads import COMMENTARY
-from .conftest import index_all
+from .conftest import SHARED, index_all
 from .test_printed_juans import HANSHU, imported
 
 S = "\u3000"
@@ -113,3 +114,25 @@ def test_a_hit_in_sanguozhi_names_the_part_of_the_work_as_its_citation_does(clie
     header, row, end = csv_rows(client, q)
     assert (row.split(",")[:2], row.split(",")[-3:], end) == (
         ["三國志", "卷一"], [str(weizhi.edition_id), str(weizhi.work_id), "魏志"], "")
+
+
+@pytest.mark.slow
+def test_no_chapter_of_a_file_of_several_printed_juans_is_untitled_but_one_opening_inside_its_juan():
+    """Over the books whose files bind several printed 卷 (decision 0062: 世説新語, 孟子注疏, 前漢書, 後漢書,
+    河上公's 老子; 三國志 binds none), every chapter of such a file has a title, but 河上公 KR5c0065_002's first,
+    which opens inside 卷之一 (its end title first): 前漢書 KR2a0007_019's 卷十九上 was the other."""
+    books = [COMMENTARY / "KR3l0002", SHARED / "corpus" / "kanripo-jingbu" / "KR1h0003", HANSHU,
+             COMMENTARY / "KR2a0009", COMMENTARY / "KR2a0012", COMMENTARY / "KR5c0065"]
+    several, untitled = [], []
+    for book in books:
+        readme = (book / "Readme.org").read_text(encoding="utf-8")
+        for path in sorted(book.glob("*.txt")):
+            try:
+                doc = parse_mandoku(path.read_text(encoding="utf-8"), str(path), readme)
+            except TextFormatError:  # a header and no text (河上公 _000, _001)
+                continue
+            if len({c.printed_juan for c in doc.chapters if c.printed_juan}) > 1:
+                several.append(path.name)
+                untitled += [(path.name, n, c.printed_juan) for n, c in enumerate(doc.chapters, 1) if not c.title]
+    assert len(several) == 44 and sum(name.startswith("KR2a0007") for name in several) == 16
+    assert untitled == [("KR5c0065_002.txt", 1, "卷之一")]
