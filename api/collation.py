@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from collation import exports
-from collation.juanlayers import chosen_references, juan_json
+from collation.juanlayers import chosen_references, juan_json, why_none
 from collation.parallels import MIN_SPAN, find_parallels, other_works, section_main_text, to_json
 from collation.service import CORRECTED, IMPORTED, collate_juan, empty_witness_message
 from config.api_errors import bilingual
@@ -111,7 +111,9 @@ class LayerCheckView(APIView):
     here), with its section's `position` and `url` and the two texts around it (layers other than
     the classic in 〔…〕, the reference's small print in (…)). The texts are as imported.
     `with`: references by id or slug (repeat for several), all of them by default; 400 for one
-    that is none of them. A juan of an edition with no reference held answers `references: []`.
+    that is none of them. A juan of an edition with no reference held is a 404 saying why (a
+    commentary whose classic the library holds in no other edition; an edition that is itself a
+    reference, 論語 for 論語注疏; a book that is no commentary), as its page is.
     The first request for a pair starts its alignment in the background: not made within
     `LAYER_CHECK_SECONDS`, the answer is a 503 with `Retry-After` (`"kind": "time_budget"`) saying
     the check is being made; asked again after it, the check is read from what was kept."""
@@ -122,6 +124,8 @@ class LayerCheckView(APIView):
     def get(self, request, number, **kwargs):
         juan = _juan({**kwargs, "number": number})
         chosen, found, unknown = chosen_references(juan, request.query_params.getlist("with"))
+        if not found:  # whatever ``with`` names: the page's 404 alike
+            raise NotFound(bilingual(*why_none(juan.edition, juan.work)))
         if unknown:
             names = "、".join(r.edition.slug for r in found)
             raise ValidationError({"with": [bilingual(f"「{'、'.join(unknown)}」不是{juan.work.title}之經的他本（可核對：{names}）",

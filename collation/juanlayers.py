@@ -37,9 +37,9 @@ from django.urls import reverse
 
 from config.budget import BudgetExceeded
 from config.kept_work import PENDING, Crowded, KeptWork, request_wait
-from reader.catalogue_writers import classic_title
+from reader.catalogue_writers import classic_title, commentary_word
 from reader.importers.worklock import being_imported
-from reader.models import Edition, Juan
+from reader.models import Edition, Juan, Piece, Work
 
 from .layercheck import PAIRS, Result, check_by_juan, juan_result, percent
 from .layersources import edition_stream, reference_stream
@@ -91,6 +91,53 @@ def references_of(edition: Edition, work=None) -> list[Reference]:
                 .order_by("id"):
             found.setdefault(ref.pk, Reference(ref))
     return list(found.values())
+
+
+def why_none(edition: Edition, work=None) -> tuple[str, str]:
+    """Why ``edition`` has no reference to check its layers against (``references_of`` gave []),
+    in Chinese and English, as the page and the API say it (a 404): a book named after its notes
+    or in a shared pair whose classic the library holds no other edition of (毛詩注疏 before 毛詩
+    is imported: a 注疏 with no reference here); an edition that is itself the reference of a
+    commentary held, said first (論語 for 論語注疏, 春秋經傳集解杜林合注 for 左傳注疏: other books'
+    layers are checked against it); or a book that is neither."""
+    work = work or edition.work
+    own = edition.kanripo_id or edition.slug
+    classic = classic_title(work.title)
+    paired = [ref.rsplit("/", 1)[-1] for ed, ref, *_ in PAIRS if ed.rsplit("/", 1)[-1] == own]
+    readers = sorted({t for t in Work.objects.filter(title__startswith=work.title).exclude(pk=work.pk)
+                      .values_list("title", flat=True) if classic_title(t) == work.title}
+                     | set(Edition.objects.filter(kanripo_id__in=[ed.rsplit("/", 1)[-1] for ed, ref, *judges in PAIRS
+                                                                  if own in {f.rsplit("/", 1)[-1] for f in (ref, *judges)}])
+                           .values_list("work__title", flat=True)))
+    if readers:
+        return (f"{work.title}（{edition.name}）本身是他書核對層次所據之本（{'、'.join(readers)}之層次以之核對），無可核對層次",
+                f"this edition is itself a reference: the layers of {', '.join(readers)} are checked against it, and "
+                f"the library holds none to check its own against")
+    if classic:
+        word = commentary_word(work.title)
+        return (f"{work.title}是{classic}之{word}，本館未藏{classic}之他本，無可核對層次",
+                f"{work.title} is a commentary ({word}) on {classic}, and the library holds no other edition of "
+                f"{classic} to check its layers against")
+    if paired:
+        return (f"{work.title}是注釋之書，本館未藏其經文之他本（{'、'.join(paired)}），無可核對層次",
+                f"{work.title} is a commentary, and the library holds no edition of its classic "
+                f"({', '.join(paired)}) to check its layers against")
+    return (f"{work.title}不是注釋之書，無可核對層次",
+            f"{work.title} is not a commentary on a classic: it has no layers to check")
+
+
+def notes_in_small_print(juan: Juan) -> bool:
+    """Whether ``juan`` prints its commentary (layer ``commentary``, labels aside) in small print,
+    as the 層次核對 page's explanation says: most of its characters are in notes written between
+    the source's parentheses (their ``layout`` holds the ``(``: 史記集解, 楚辭補注) rather than at
+    full size after a label that marks only where they begin (注 in 論語注疏, where the importer
+    decides where the classic comes back). False for a juan with no commentary."""
+    small = total = 0
+    for text, layout in (Piece.objects.filter(section__juan=juan, layer="commentary").exclude(kind="label")
+                         .values_list("text", "layout")):
+        total += len(text)
+        small += len(text) if any("(" in raw for _, raw in layout or ()) else 0
+    return 2 * small > total
 
 
 def edition_stamp(edition: Edition) -> tuple[int, int]:

@@ -23,7 +23,7 @@ from reader.stamp import corpus_version
 from search.backends import get_search_backend
 
 from .align import CLASS_NAMES, CLASSES
-from .juanlayers import chosen_references, juan_json, references_of
+from .juanlayers import chosen_references, juan_json, notes_in_small_print, references_of, why_none
 from .parallels import MIN_SPAN, find_parallels, other_works, section_main_text, segments
 from .presentation import omitted_by, piece_views, sigla, varied_heading
 from .quotations import juan_parallels, main_text_chars
@@ -135,15 +135,14 @@ def layer_check(request, slug, number):
     of its classic the library holds (``collation.juanlayers``; all of them, or those ``with``
     names): for each, the share of the reference's classic stored as classic here, of its
     commentary stored as commentary, and every place where they differ, linked to its section.
-    404 for an edition with no reference held; 400 naming the references for a ``with`` that
+    404 for an edition with no reference held, saying why (``juanlayers.why_none``); 400 naming the references for a ``with`` that
     names none of them; a 503 with ``Retry-After`` that says the check is being made (正在核對)
     while the pair's first alignment goes on past ``LAYER_CHECK_SECONDS`` (``juanlayers.juan_json``)."""
     juan = juan_by_slug(slug, number)
     chosen, found, unknown = chosen_references(juan, request.GET.getlist("with"))
     context = {"work": juan.work, "edition": juan.edition, "juan": juan, "found": found}
-    if not found:
-        context["error"] = (f"{juan.work.title}不是注釋之書，或本館無其經文之他本，無可核對層次"
-                            f" (no other edition of this book's classic is held to check its layers against)")
+    if not found:  # whatever ``with`` names: the API's 404 alike
+        context["error"] = "{} ({})".format(*why_none(juan.edition, juan.work))
         return render(request, "collation/layer_check.html", context, status=404)
     if unknown:
         names = "、".join(r.edition.slug for r in found)
@@ -151,6 +150,7 @@ def layer_check(request, slug, number):
                             f" (not an edition of the classic of {juan.work.title}: {', '.join(map(shown, unknown))})")
         return render(request, "collation/layer_check.html", context, status=400)
     context["check"], context["params"] = juan_json(juan, chosen), request.GET.urlencode()
+    context["small_print"] = notes_in_small_print(juan)
     return render(request, "collation/layer_check.html", context)
 
 

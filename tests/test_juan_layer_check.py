@@ -12,7 +12,7 @@ from django.core.management import call_command
 from collation import juanlayers
 from collation.juanlayers import Reference, edition_stamp, juan_check, references_of
 from reader.importers.loader import import_file
-from reader.models import Edition, Juan
+from reader.models import Edition, Juan, Work
 
 from .conftest import SHARED
 from .test_corrections import people  # noqa: F401 - a fixture
@@ -95,10 +95,13 @@ def test_the_api_payload_whole(pair, client):
     bad = client.get(f"/api/editions/{pair.edition_id}/juans/4/layer-check/?with=KR1h0003")
     assert bad.status_code == 400
     assert "「KR1h0003」不是論語注疏之經的他本（可核對：KR1h0005）" in bad.json()["with"][0]
-    none = client.get(f"/api/editions/{ref.pk}/juans/2/layer-check/")
-    assert none.status_code == 200
-    assert none.json() == {"edition": {"id": ref.pk, "slug": "KR1h0005", "work": "論語", "name": "四部叢刊本"},
-                           "juan": {"number": 2, "label": "卷第二", "url": "/works/KR1h0005/juan/2/"}, "references": []}
+    # the classic's own juan has none: a 404 saying the edition is itself the reference, whatever
+    # ``with`` names (it answered 200 with references [], or 400 「…」不是論語之經的他本（可核對：）)
+    said = ("論語（四部叢刊本）本身是他書核對層次所據之本（論語注疏之層次以之核對），無可核對層次（this edition is itself a "
+            "reference: the layers of 論語注疏 are checked against it, and the library holds none to check its own against）")
+    for query in ("", f"?with={ref.pk}", f"?with={pair.edition_id}"):
+        none = client.get(f"/api/editions/{ref.pk}/juans/2/layer-check/{query}")
+        assert (none.status_code, none.json()["detail"]) == (404, said)
 
 
 def test_the_page_shows_the_figures_and_links_each_place(pair, client):
@@ -112,8 +115,15 @@ def test_the_page_shows_the_figures_and_links_each_place(pair, client):
             '<a href="/works/KR1h0007/juan/4/2/">第 2 節</a>') in html
     assert "<code>manage.py check_layers KR1h0007 KR1h0005 --juan 4</code>" in html
     # a juan of the classic's work has no reference: said, 404; a name that is none: 400
-    missing = client.get("/works/KR1h0005/juan/2/layers/")
-    assert missing.status_code == 404 and "無可核對層次" in missing.content.decode()
+    for query in ("", "?with=KR1h0005"):
+        missing = client.get(f"/works/KR1h0005/juan/2/layers/{query}")
+        assert missing.status_code == 404
+        html = missing.content.decode()
+        assert ('<p class="error" role="alert">論語（四部叢刊本）本身是他書核對層次所據之本（論語注疏之層次以之核對），'
+                '無可核對層次 (this edition is itself a reference: the layers of 論語注疏 are checked against it, and the '
+                'library holds none to check its own against)</p>') in html
+        assert "本書經、注同大" not in html  # the explanation of a check it has not
+    assert "本書經、注同大，只標注之起處；經文何處復起，由匯入時判定。" in response.content.decode()  # 注 at full size
     wrong = client.get("/works/KR1h0007/juan/4/layers/?with=nothing")
     assert wrong.status_code == 400 and "「nothing」不是論語注疏之經的他本（可核對：KR1h0005）" in wrong.content.decode()
 
@@ -174,16 +184,43 @@ def test_an_accepted_annotation_or_layer_correction_leaves_the_kept_check(pair, 
     assert len(calls) == 1
 
 
+def edition(title: str, kanripo_id: str) -> Edition:
+    """A work titled ``title`` and its one edition, both keyed ``kanripo_id``, with no juan."""
+    work = Work.objects.create(title=title, slug=kanripo_id, kanripo_id=kanripo_id)
+    return Edition.objects.create(work=work, slug=kanripo_id, kanripo_id=kanripo_id)
+
+
+@pytest.mark.django_db
+def test_an_edition_with_no_reference_is_told_why():
+    maoshi, shiji, liji = edition("毛詩注疏", "KR1c0004"), edition("史記", "KR2a0001"), edition("禮記", "KR1d0052")
+    # a 注疏 before its references are imported (it said 毛詩注疏不是注釋之書，或本館無其經文之他本)
+    assert juanlayers.why_none(maoshi) == (
+        "毛詩注疏是毛詩之注疏，本館未藏毛詩之他本，無可核對層次",
+        "毛詩注疏 is a commentary (注疏) on 毛詩, and the library holds no other edition of 毛詩 to check its layers against")
+    assert juanlayers.why_none(liji) == ("禮記不是注釋之書，無可核對層次",
+                                         "禮記 is not a commentary on a classic: it has no layers to check")
+    edition("史記集解", "KR2a0002")
+    assert juanlayers.why_none(shiji)[0] == f"史記（{shiji.name}）本身是他書核對層次所據之本（史記集解之層次以之核對），無可核對層次"
+    # the reference of a shared pair, its commentary held
+    edition("左傳注疏", "KR1e0004")
+    dulin = edition("春秋經傳集解杜林合注", "KR1e0092")
+    assert juanlayers.why_none(dulin)[0] == (
+        f"春秋經傳集解杜林合注（{dulin.name}）本身是他書核對層次所據之本（左傳注疏之層次以之核對），無可核對層次")
+
+
+def test_the_explanation_follows_where_the_book_prints_its_notes(db):
+    # 史記集解 and 楚辭補注 print their notes in small print between the classic's words; 論語注疏 its 注
+    # at full size after the label 注 (the fixture's pair: test_the_page_shows_the_figures_and_links_each_place)
+    for path in ("KR2a0002/KR2a0002_001.txt", "KR4a0003/KR4a0003_001.txt"):
+        juan = import_file(CORPUS / "kanripo-commentary" / path).juan
+        assert juanlayers.notes_in_small_print(juan) is True
+    assert juanlayers.notes_in_small_print(import_file(EDITION_FILE).juan) is False
+
+
 @pytest.mark.django_db
 def test_the_shared_pairs_name_a_reference_and_its_judges():
     # 周禮注疏 (KR1d0003): 周禮句解 (KR1d0012) judged with the 四部叢刊 周禮 (KR1d0002), then that 周禮
     # alone, as ``layercheck.PAIRS`` gives them; the 周禮 is also the work its title names as its classic
-    from reader.models import Work
-
-    def edition(title, kanripo_id):
-        work = Work.objects.create(title=title, slug=kanripo_id, kanripo_id=kanripo_id)
-        return Edition.objects.create(work=work, slug=kanripo_id, kanripo_id=kanripo_id)
-
     zhushu, jujie, sbck = edition("周禮注疏", "KR1d0003"), edition("周禮句解", "KR1d0012"), edition("周禮", "KR1d0002")
     assert [(r.edition, r.judges) for r in references_of(zhushu)] == [(jujie, [sbck]), (sbck, [])]
     sbck.work.delete()
