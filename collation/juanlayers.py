@@ -156,6 +156,22 @@ def _editions(edition: Edition, reference: Reference) -> list[Edition]:
     return [edition, reference.edition, *reference.judges]
 
 
+#: Seconds the last alignment of each pair took in this process, by the ids of the editions it read
+#: (``_editions``): what the ``Retry-After`` of the next one of the pair is reckoned from (an import
+#: of either makes it again, about as long), where the editions' size at ``SECONDS_PER_CHAR`` (or
+#: the last rate measured) is all there is before one was made: 論語注疏 with 論語 took 0.5 s on an
+#: idle machine where its size said 11 s.
+MEASURED: dict[tuple[int, ...], float] = {}
+
+
+def _timed(edition: Edition, reference: Reference) -> dict[int | None, Result]:
+    """``_aligned``, its time (on ``CHECKS.clock``) kept in ``MEASURED``."""
+    begun = CHECKS.clock()
+    found = _aligned(edition, reference)
+    MEASURED[tuple(e.pk for e in _editions(edition, reference))] = CHECKS.clock() - begun
+    return found
+
+
 def _aligned(edition: Edition, reference: Reference) -> dict[int | None, Result]:
     """``check_by_juan`` of ``edition`` against ``reference``, every place kept (seconds: it reads
     the whole editions from the database)."""
@@ -185,7 +201,9 @@ def _not_being_imported(edition: Edition, references: list[Reference]) -> None:
                 IMPORTING_RETRY, f"請 {IMPORTING_RETRY} 秒後再試，待匯入完成。",
                 detail=f"{read.work.title} ({read.name}) is being imported ({run}): its layers are not checked "
                        f"against a half-stored edition.",
-                detail_zh=f"{title}正在匯入，未存全之本不核對層次。")
+                detail_zh=f"{title}正在匯入，未存全之本不核對層次。",
+                log=f"layer check not made: {read.work.title} ({read.name}) is being imported "
+                    f"(Retry-After {IMPORTING_RETRY} s)")
 
 
 def _checked(edition: Edition, references: list[Reference]) -> list[dict[int | None, Result]]:
@@ -200,7 +218,7 @@ def _checked(edition: Edition, references: list[Reference]) -> list[dict[int | N
         editions = _editions(edition, ref)
         key = tuple((e.pk, edition_stamp(e)) for e in editions)
         size = Juan.objects.filter(edition__in=editions).aggregate(n=Sum("char_count"))["n"] or 0
-        asked.append((key, partial(_aligned, edition, ref), size))
+        asked.append((key, partial(_timed, edition, ref), size))
     if seconds is None:
         return [CHECKS.answer(key, compute, None) for key, compute, _ in asked]
     until = time.monotonic() + seconds
@@ -214,10 +232,11 @@ def _checked(edition: Edition, references: list[Reference]) -> list[dict[int | N
                              f"請 {retry} 秒後再試。",
                              detail=f"Other layer checks are being made: this one was not started; the first of them "
                                     f"is expected to end in {retry} s.",
-                             detail_zh=f"其他層次核對正在進行，本卷的未能開始；其中最先的預計 {retry} 秒後完成。") from exc
+                             detail_zh=f"其他層次核對正在進行，本卷的未能開始；其中最先的預計 {retry} 秒後完成。",
+                             log=f"layer check not started: {exc} (Retry-After {retry} s)") from exc
     pending = [(key, size) for (key, _, size), result in zip(asked, found) if result is PENDING]
     if pending:
-        retry = max(CHECKS.expected_wait(key, size) for key, size in pending)
+        retry = max(CHECKS.expected_wait(key, size, MEASURED.get(tuple(pk for pk, _ in key))) for key, size in pending)
         names = "、".join(f"{r.edition.work.title}（{r.edition.name}）" for r in references)
         raise BudgetExceeded(
             "checking the layers", f"Try again in {retry} s: the check is then read from what was kept.", retry,
@@ -227,7 +246,9 @@ def _checked(edition: Edition, references: list[Reference]) -> list[dict[int | N
                    f"longer than a request "
                    f"may wait ({seconds:g} s); it goes on without this request and is kept when done.",
             detail_zh=f"正在核對層次：全書須先與{names}逐字對齊，所需時間超過一次請求可等候的時限（{seconds:g} 秒）；"
-                      f"核對不因此中止，完成後即存留。")
+                      f"核對不因此中止，完成後即存留。",
+            log=f"layer check not made within the {seconds:g} s a request waits for it; it goes on "
+                f"(Retry-After {retry} s)")
     return found
 
 

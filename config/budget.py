@@ -54,8 +54,11 @@ class BudgetExceeded(Exception):
     """The request's time budget ran out during ``what``; ``advice`` says how to narrow it."""
 
     def __init__(self, what: str, advice: str = "", retry_after: int | None = None, advice_zh: str = "",
-                 detail: str = "", detail_zh: str = ""):
+                 detail: str = "", detail_zh: str = "", log: str = ""):
         self.what, self.advice = what or "this request", advice or NARROW
+        #: What the log says of the 503 when the budget did not run out (work that goes on without
+        #: the request, or was not started), in place of "time budget (N s) exceeded … while …".
+        self.log = log
         #: What happened, in English and in Chinese, in place of "This request took longer than
         #: the time budget…" and 此頁所需超過每次請求的時限…已停止: work that was not stopped
         #: but goes on after the answer (``config.kept_work``).
@@ -129,8 +132,11 @@ def budget_response(request, exc: BudgetExceeded):
     when it will try again and does (a quotation map being made is read once it is kept), with
     a link to try at once and a button to stop."""
     seconds = getattr(settings, "REQUEST_BUDGET_SECONDS", 0)
-    logging.getLogger("django.request").warning("time budget (%s s) exceeded on %s while %s",
-                                                seconds, request.get_full_path(), exc.what)
+    if exc.log:
+        logging.getLogger("django.request").warning("503 on %s: %s", request.get_full_path(), exc.log)
+    else:
+        logging.getLogger("django.request").warning("time budget (%s s) exceeded on %s while %s",
+                                                    seconds, request.get_full_path(), exc.what)
     detail = exc.detail or f"This request took longer than the time budget of {seconds:g} s (while {exc.what})."
     if request.path_info.startswith("/api/"):
         detail_zh = exc.detail_zh or STOPPED_ZH.format(seconds=seconds)

@@ -177,17 +177,19 @@ class KeptWork:
         while len(self._kept) > self.keep:
             self._kept.popitem(last=False)
 
-    def expected_wait(self, key: Hashable, size: int) -> int:
+    def expected_wait(self, key: Hashable, size: int, seconds: float | None = None) -> int:
         """Seconds until the computation of ``key`` (of ``size`` units) is expected to end, as the
-        ``Retry-After`` of a 503 while it is made: its size at ``rate`` (or ``seconds_per_unit()``)
-        less the time it has run, plus, while it waits for a thread, what is left of those running
-        (1 s at least)."""
+        ``Retry-After`` of a 503 while it is made: ``seconds`` where the caller knows how long it
+        takes (the last time the same work was made), else its size at ``rate`` (or
+        ``seconds_per_unit()``), less the time it has run, plus, while it waits for a thread, what
+        is left of those running (1 s at least)."""
         rate, now = self.rate or self.seconds_per_unit(), self.clock()
+        takes = size * rate if seconds is None else seconds
         running = dict(self.begun)
         if key in running:
-            left = size * rate - (now - running[key][0])
+            left = takes - (now - running[key][0])
         else:
-            left = size * rate + sum(max(0.0, n * rate - (now - begun)) for begun, n in running.values())
+            left = takes + sum(max(0.0, n * rate - (now - begun)) for begun, n in running.values())
         return max(1, math.ceil(left))
 
     def crowded_wait(self) -> int:

@@ -240,6 +240,7 @@ def committed_pair(transactional_db, search_backend, settings, monkeypatch):
     import_file(REFERENCE_FILE)
     monkeypatch.setattr(juanlayers.CHECKS, "clock", lambda: 1000.0)
     monkeypatch.setattr(juanlayers.CHECKS, "rate", None)
+    monkeypatch.setattr(juanlayers, "MEASURED", {})
     release, calls, real = threading.Event(), [], juanlayers._aligned
 
     def held(edition, reference):
@@ -255,20 +256,35 @@ def committed_pair(transactional_db, search_backend, settings, monkeypatch):
         juanlayers.CHECKS.settle()
 
 
-def test_the_first_request_starts_the_check_and_is_told_when_to_come_back(committed_pair, client, monkeypatch):
+def test_the_first_request_starts_the_check_and_is_told_when_to_come_back(committed_pair, client, monkeypatch, caplog):
     """The check goes on past the request's wait (``LAYER_CHECK_SECONDS``) in a thread of its own:
     the page and the API answer 503 with ``Retry-After`` (the two editions' 7,266 characters at
     ``SECONDS_PER_CHAR``, here 0.01 s: 72.66 s) saying it is being made; a request meanwhile starts
     no second one; once made, both answer with its figures, read from what was kept. A reference
-    written again (a new stamp) is checked again, in the background as the first time."""
+    written again (a new stamp) is checked again, in the background as the first time, and the
+    ``Retry-After`` is then the time the pair's last alignment took (2.5 s on the clock here: 3 s),
+    not its size's (it said 11 s of 論語注疏 with 論語, aligned in 0.5 s)."""
     juan, release, calls = committed_pair
     started = juanlayers.CHECKS.started
     monkeypatch.setattr(juanlayers, "SECONDS_PER_CHAR", 0.01)
+    now, held = [1000.0], juanlayers._aligned
+
+    def timed(edition, reference):  # the alignment takes 2.5 s on the test's clock
+        found = held(edition, reference)
+        now[0] += 2.5
+        return found
+
+    monkeypatch.setattr(juanlayers, "_aligned", timed)
+    monkeypatch.setattr(juanlayers.CHECKS, "clock", lambda: now[0])
     chars = Juan.objects.filter(edition__slug__in=["KR1h0007", "KR1h0005"]).values_list("char_count", flat=True)
     assert sorted(chars) == [3404, 3862]
     page = client.get("/works/KR1h0007/juan/4/layers/")
     html = page.content.decode()
     assert page.status_code == 503 and page["Retry-After"] == "73"
+    # the log says what happened: no time budget ran out (it said "time budget (20 s) exceeded … while checking the layers")
+    assert [r.getMessage() for r in caplog.records if r.name == "django.request" and r.levelname == "WARNING"] == [
+        "503 on /works/KR1h0007/juan/4/layers/: layer check not made within the 0.05 s a request waits for it; it goes "
+        "on (Retry-After 73 s)"]
     assert "<h1>請稍候，73 秒後再試 (503)</h1>" in html
     assert ("<p>正在核對層次：全書須先與論語（四部叢刊本）逐字對齊，所需時間超過一次請求可等候的時限（0.05 秒）；"
             "核對不因此中止，完成後即存留。請 73 秒後再試：屆時直接讀取已完成的核對。</p>") in html
@@ -301,10 +317,12 @@ def test_the_first_request_starts_the_check_and_is_told_when_to_come_back(commit
     assert shown.status_code == 200 and '<td>477</td><td>475</td><td>99.58 %</td>' in shown.content.decode()
     assert calls == ["KR1h0007"]  # read from what was kept
 
+    assert juanlayers.MEASURED == {(juan.edition_id, ref["reference"]["id"]): 2.5}
     import_file(REFERENCE_FILE)  # the reference written again: a new stamp, a new check
     release.clear()
     again = client.get("/works/KR1h0007/juan/4/layers/")
-    assert again.status_code == 503 and again["Retry-After"] == "73" and calls == ["KR1h0007", "KR1h0007"]
+    assert again.status_code == 503 and again["Retry-After"] == "3" and calls == ["KR1h0007", "KR1h0007"]
+    assert "請 3 秒後再試" in again.content.decode()
     release.set()
     juanlayers.CHECKS.settle()
     assert client.get("/works/KR1h0007/juan/4/layers/").status_code == 200 and len(calls) == 2
