@@ -38,7 +38,7 @@ from django.urls import reverse
 from config.budget import BudgetExceeded
 from config.kept_work import PENDING, Crowded, KeptWork, request_wait
 from reader.catalogue_writers import classic_title, commentary_word
-from reader.importers.worklock import being_imported
+from reader.importers.worklock import INDEXING, being_imported
 from reader.models import Edition, Juan, Piece, Work
 
 from .layercheck import PAIRS, Result, check_by_juan, juan_result, percent
@@ -190,19 +190,23 @@ def _not_being_imported(edition: Edition, references: list[Reference]) -> None:
     """Raise ``BudgetExceeded`` (a 503 with ``Retry-After`` ``IMPORTING_RETRY``, page and API) when
     a run of ``import_texts`` holds the work of an edition a check of ``edition`` against
     ``references`` reads (``reader.importers.worklock.being_imported``): aligned half stored, a
-    reference being imported again gave 0 of 373 aligned, then 875 of 16,366 three seconds later."""
+    reference being imported again gave 0 of 373 aligned, then 875 of 16,366 three seconds later.
+    A run that has stored every file and only writes the search index (``worklock.INDEXING``) is
+    no reason to wait: the check reads the stored texts, not the index. The run (its process and
+    host) is named in the log, not to the reader."""
     for ref in references:
         for read in _editions(edition, ref):
-            if (run := being_imported(connection, read.work.kanripo_id or read.work.title)) is None:
+            run = being_imported(connection, read.work.kanripo_id or read.work.title)
+            if run is None or run.startswith(INDEXING):
                 continue
             title = f"{read.work.title}（{read.name}）"
             raise BudgetExceeded(
                 "waiting for an import", f"Try again in {IMPORTING_RETRY} s, once the import has ended.",
                 IMPORTING_RETRY, f"請 {IMPORTING_RETRY} 秒後再試，待匯入完成。",
-                detail=f"{read.work.title} ({read.name}) is being imported ({run}): its layers are not checked "
+                detail=f"{read.work.title} ({read.name}) is being imported: its layers are not checked "
                        f"against a half-stored edition.",
                 detail_zh=f"{title}正在匯入，未存全之本不核對層次。",
-                log=f"layer check not made: {read.work.title} ({read.name}) is being imported "
+                log=f"layer check not made: {read.work.title} ({read.name}) is being imported by {run} "
                     f"(Retry-After {IMPORTING_RETRY} s)")
 
 

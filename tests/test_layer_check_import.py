@@ -2,7 +2,8 @@
 ``reader.importers.worklock.being_imported``): while a run of ``import_texts`` holds the work of
 either edition (``remove_texts KR1h0005`` then ``import_texts …/KR1h0005``), the page and the API
 answer 503 with ``Retry-After`` saying the edition is being imported, where they answered 200 with
-0 of 373 aligned, then 875 of 16,366 three seconds later."""
+0 of 373 aligned, then 875 of 16,366 three seconds later; once the run has stored every file and
+only writes the search index, the check is made."""
 import os
 import types
 
@@ -15,11 +16,19 @@ from .test_juan_layer_check import pair  # noqa: F401  (論語注疏 卷四 and 
 RUN = "import_texts pid 4242 on host, started 2026-12-06 01:40:00 UTC"
 
 
+def fresh_activity() -> None:
+    """PostgreSQL: read ``pg_stat_activity`` anew (a transaction reads it once: the test's one)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+
+
 def test_while_either_edition_is_being_imported_the_check_is_a_503_saying_so(pair, client):
     api, page = f"/api/editions/{pair.edition_id}/juans/4/layer-check/", "/works/KR1h0007/juan/4/layers/"
     for work in ("KR1h0005", "KR1h0007"):  # the reference's work, then the edition's own
         locks = WorkLocks(connection, RUN)
         locks.take(work)
+        fresh_activity()
         try:
             run = being_imported(connection, work)  # in this process (SQLite in memory), or PostgreSQL's session
             assert run == (RUN if connection.vendor == "sqlite" else f"{RUN[:63]} (PostgreSQL backend {run.split('backend ')[1]}")
@@ -27,13 +36,19 @@ def test_while_either_edition_is_being_imported_the_check_is_a_503_saying_so(pai
             title = "論語（四部叢刊本）" if work == "KR1h0005" else "論語注疏（四庫全書・文淵閣本）"
             english = title.replace("（", " (").replace("）", ")")
             assert (response.status_code, response["Retry-After"], response.json()) == (503, "30", {
-                "detail": f"{title}正在匯入，未存全之本不核對層次（{english} is being imported ({run}): its layers are not "
+                "detail": f"{title}正在匯入，未存全之本不核對層次（{english} is being imported: its layers are not "
                           f"checked against a half-stored edition.）",
                 "kind": "time_budget",
                 "narrow": "請 30 秒後再試，待匯入完成（Try again in 30 s, once the import has ended.）"})
             shown = client.get(page)
             assert (shown.status_code, shown["Retry-After"]) == (503, "30")
             assert f"{title}正在匯入，未存全之本不核對層次。" in shown.content.decode()
+            assert "4242" not in shown.content.decode() + response.content.decode()  # no process nor host told
+            # every file stored, the run only writes the index: the check is made (it reads the stored texts)
+            locks.indexing()
+            fresh_activity()
+            assert being_imported(connection, work).startswith("indexing: import_texts pid 4242")
+            assert client.get(api).status_code == 200 and client.get(page).status_code == 200
         finally:
             locks.release()
         assert being_imported(connection, work) is None
@@ -54,3 +69,22 @@ def test_a_lock_file_held_by_another_run_is_read_without_taking_it(tmp_path):
     finally:
         locks.release()
     assert being_imported(database, "KR1h0005") is None
+
+
+def test_a_run_says_it_is_indexing_once_every_file_is_stored(db, monkeypatch):
+    """``import_texts`` marks its run ``indexing: …`` after its last file is stored, before the index is
+    written: what the layer check reads to serve the check during that phase (it said 正在匯入 then)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from reader.signals import IndexBatches
+
+    from .test_juan_layer_check import REFERENCE_FILE
+
+    seen, finish = [], IndexBatches.finish
+    monkeypatch.setattr(IndexBatches, "finish", lambda self: seen.append(being_imported(connection, "KR1h0005"))
+                        or finish(self))
+    call_command("import_texts", str(REFERENCE_FILE), stdout=StringIO(), stderr=StringIO())
+    assert len(seen) == 1 and seen[0].startswith("indexing: import_texts pid ")
+    assert being_imported(connection, "KR1h0005") is None

@@ -49,6 +49,12 @@ def describe_run() -> str:
     return f"import_texts pid {os.getpid()} on {socket.gethostname()}, started {started}"
 
 
+#: What a run's description starts with once every file of it is stored and committed and it only
+#: writes the search index (``WorkLocks.indexing``): a reader of the stored texts (the layer check)
+#: need not wait for it.
+INDEXING = "indexing: "
+
+
 def _key(name: str) -> int:
     """The advisory lock key of a work: a signed 64-bit integer from SHA-256 of its name."""
     return int.from_bytes(hashlib.sha256(f"import-work:{name}".encode()).digest()[:8], "big", signed=True)
@@ -193,6 +199,25 @@ class WorkLocks:
             _IN_PROCESS[name] = self.run
             self.held[name] = None
         return None
+
+    def indexing(self) -> None:
+        """Say to others that every file of the run is stored and it only writes the search index now:
+        its description, as ``being_imported`` reads it, starts with ``INDEXING`` (the works stay held)."""
+        if self.run.startswith(INDEXING):
+            return
+        self.run = INDEXING + self.run
+        if self.connection.vendor == "postgresql":
+            if self.held:
+                with self.connection.cursor() as cursor:
+                    cursor.execute("SELECT set_config('application_name', %s, false)", [self.run[:63]])
+            return
+        for name, fd in self.held.items():
+            if fd is None:  # held in the process (an in-memory database)
+                with _IN_PROCESS_GUARD:
+                    _IN_PROCESS[name] = self.run
+            else:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{self.run}\n".encode(), 0)
 
     def release(self) -> None:
         """Let go of every work held (the run has ended)."""

@@ -374,6 +374,7 @@ class Command(BaseCommand):
         except KeyboardInterrupt:
             raise stopped("interrupted.") from None
         landed.finish()
+        locks.indexing()  # every file stored: readers of the stored texts need not wait for the index
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
                           + (f" ({unchanged} juans unchanged, kept as stored and not indexed again)" if unchanged else "")
                           + (f"; {len(skipped)} files without text skipped" if skipped else "")
