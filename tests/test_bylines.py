@@ -443,3 +443,23 @@ def test_a_byline_wrapped_onto_a_short_indented_line_is_the_byline():
             (28, "孔穎逹", "奉勑撰"), (30, "孔頴逹", "奉勑撰"), (31, "孔穎達", "奉勑撰"), (32, "孔頴逹", "奉敕撰"),
             (33, "孔穎逹", "奉敕撰"), (34, "孔頴達", "奉勑撰"), (35, "孔穎逹", "奉勑撰"), (36, "孔頴逹", "奉勑撰")]}
     assert texts == ["國子癸酒上護軍曲阜縣開國子臣孔\u3000頴達\u3000等奉"]  # 卷二十九 prints no role: no byline
+
+
+def test_names_run_together_before_their_role_are_read_by_the_catalogues_people():
+    """六臣註文選 卷首 ``唐吕延濟劉良張銑吕向李周`` over ``翰註``: the 五臣 printed with no space between them, one
+    dynasty and one role for all (``bylines.listed_run``); each name must be one the catalogue lists with that
+    role, in any variant form (吕 for 呂), and the whole run read, else nothing is read."""
+    from catalogue.catalogue import Person
+    from reader.importers.bylines import listed_entries, listed_run
+
+    listed = tuple(Person(name=n, role="註", dynasty="唐") for n in ("李善", "呂延濟", "劉良", "張銑", "呂向", "李周翰"))
+    assert listed_run("唐吕延濟劉良張銑吕向李周翰註", listed) == [
+        ("唐吕延濟", "註"), ("唐劉良", "註"), ("唐張銑", "註"), ("唐吕向", "註"), ("唐李周翰", "註")]
+    assert [listed_run(t, listed) for t in ("唐吕延濟劉良張銑吕向李周註", "唐李善註", "唐吕延濟劉良撰")] == [None] * 3
+    five = [(f"唐{n}", "註") for n in ("吕延濟", "劉良", "張銑", "吕向", "李周翰")]
+    assert listed_entries("梁昭明太子撰　唐李善註　唐吕延濟劉良張銑吕向李周翰註", listed) == [
+        ("梁昭明太子", "撰"), ("唐李善", "註"), *five]
+    assert listed_entries("唐吕延濟劉良張銑吕向李周翰註", ()) is None
+    assert byline_people("唐吕延濟劉良張銑吕向李周翰註") == []  # (the catalogue not given: nothing read)
+    assert byline_people("唐吕延濟劉良張銑吕向李周翰註", listed) == [
+        {"dynasty": "唐", "place": "", "name": who[1:], "role": "註"} for who, _ in five]

@@ -21,12 +21,14 @@ def test_liuchens_preface_bylines_under_the_note_on_its_first():
     """六臣註文選 卷首 prints under 六臣註文選序 the byline 梁昭明太子撰, a note on it (``(昭明/施謚曰)``), then
     ``唐李善註`` and ``唐吕延濟劉良張銑吕向李周`` over ``　翰註`` (李周翰's name cut by the line end). The last two
     lines were text of 昭明's 序 (``唐李善註唐吕延濟劉良張銑吕向李周``) and ``翰註`` a label titling its section; now
-    they are layout, and 李善 is the juan's byline with 昭明太子 (the 五臣, printed with no space between their
-    names, are no entry a byline reads: layout only)."""
+    they are layout, and 李善 and the 五臣 are the juan's byline with 昭明太子: the five names printed with no
+    space between them before the role they share are read by the people the catalogue lists for the book
+    (``bylines.listed_run``; 吕 as printed, the catalogue's 呂), each of 唐 and 註."""
     doc = _read("KR4h0003_000")
     assert doc.bylines == [{"dynasty": "梁", "place": "", "name": "昭明太子", "role": "撰"},
-                           {"dynasty": "唐", "place": "", "name": "李善", "role": "註"}]
-    assert doc.author == "昭明太子撰　〔唐〕李善註"
+                           {"dynasty": "唐", "place": "", "name": "李善", "role": "註"}] + [
+        {"dynasty": "唐", "place": "", "name": name, "role": "註"} for name in ("吕延濟", "劉良", "張銑", "吕向", "李周翰")]
+    assert doc.author == "昭明太子撰　〔唐〕李善註　〔唐〕吕延濟註　〔唐〕劉良註　〔唐〕張銑註　〔唐〕吕向註　〔唐〕李周翰註"
     preface = doc.chapters[0].sections
     assert [s.title for s in preface[:2]] == ["", ""]
     assert "翰註" not in [s.title for s in doc.sections]
@@ -63,3 +65,13 @@ def test_a_prefaces_writer_under_its_title_in_a_book_the_rule_was_not_made_on():
     section = next(s for s in doc.sections if s.title == "春秋正義序")
     assert section.bylines == [{"dynasty": "唐", "place": "", "name": "孔穎達", "role": "著"}]
     assert "唐孔穎達著" not in [s.title for s in doc.sections]
+
+
+def test_liuchens_edition_byline_names_the_five_officials(db):
+    """The edition takes the 卷首's byline (the first juan with one): 昭明太子, 李善 and each of the 五臣, as printed."""
+    from reader.importers.loader import import_file
+
+    juan = import_file(BOOKS / "KR4h0003" / "KR4h0003_000.txt").juan
+    assert [(p["dynasty"], p["name"], p["role"]) for p in juan.edition.byline] == [
+        ("梁", "昭明太子", "撰"), ("唐", "李善", "註"), ("唐", "吕延濟", "註"), ("唐", "劉良", "註"), ("唐", "張銑", "註"),
+        ("唐", "吕向", "註"), ("唐", "李周翰", "註")]

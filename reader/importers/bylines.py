@@ -218,7 +218,7 @@ def byline_people(byline: str, listed: tuple[Person, ...] = ()) -> list[dict[str
     "role": "撰"}``, the name as printed)."""
     out: list[dict[str, str]] = []
     dynasty = ""
-    for who, role in byline_entries(byline) or []:
+    for who, role in byline_entries(byline) or listed_entries(byline, listed) or []:
         own = dynasty_of(who)
         slot = slot_person(who, byline, listed)
         if slot is not None:  # a slip in the dynasty slot (宗 for 宋): the catalogue's dynasty, no part of the name
@@ -232,6 +232,40 @@ def byline_people(byline: str, listed: tuple[Person, ...] = ()) -> list[dict[str
             person = {"dynasty": "" if master else dynasty, "place": place, "name": name, "role": role}
             out.append(person | ({"courtesy": courtesy} if courtesy else {}))
     return out
+
+
+def listed_entries(byline: str, listed: tuple[Person, ...]) -> list[tuple[str, str]] | None:
+    """``byline_entries`` of ``byline``, each word between its U+3000 read alone, a word of names run together
+    before one role read by the people the book's catalogue lists (``listed_run``); None where any word is
+    neither, or nobody is listed."""
+    out: list[tuple[str, str]] = []
+    for token in re.split(r"[\u3000 ]+", byline.strip("\u3000 ¶")) if listed else ():
+        entries = byline_entries(token) or listed_run(token, listed)
+        if not entries:
+            return None
+        out.extend(entries)
+    return out or None
+
+
+def listed_run(token: str, listed: tuple[Person, ...]) -> list[tuple[str, str]] | None:
+    """The entries of a byline word whose names run together before the role they share, the dynasty printed
+    once before them, each name one of the people the book's catalogue lists with that role (``listed``; any
+    variant form, ``characters.folding``: 吕 is 呂): 六臣註文選 卷首 ``唐吕延濟劉良張銑吕向李周`` over ``翰註``, the
+    五臣, read ``[("唐吕延濟", "註"), ("唐劉良", "註"), ("唐張銑", "註"), ("唐吕向", "註"), ("唐李周翰", "註")]``,
+    names as printed. None unless the whole word is two or more such names and a role."""
+    dynasty = dynasty_of(token)
+    for role in sorted({p.role for p in listed if p.role and token.endswith(p.role)}, key=len, reverse=True):
+        names = sorted({fold(p.name) for p in listed if p.role == role and len(p.name) >= 2}, key=len, reverse=True)
+        run, k, out = fold(token[len(dynasty):-len(role)]), 0, []
+        while k < len(run):
+            name = next((n for n in names if run.startswith(n, k)), None)
+            if name is None:
+                break
+            out.append((dynasty + token[len(dynasty) + k:len(dynasty) + k + len(name)], role))
+            k += len(name)
+        if k == len(run) and len(out) >= 2:
+            return out
+    return None
 
 
 def _joined(who: str) -> list[str]:

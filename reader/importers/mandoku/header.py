@@ -24,7 +24,7 @@ from reader.catalogue_writers import work_people
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
 from ..bylines import (DYNASTIES, NAME_MAX, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
-                       office_line, parse_byline, several_authors, shared_role, spaced_out, unsigned_byline)
+                       listed_entries, office_line, parse_byline, several_authors, shared_role, spaced_out, unsigned_byline)
 from .juan_titles import part_name, unrepeated
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 from .volume_labels import VOLUME_LABEL
@@ -797,8 +797,9 @@ def fill_byline(doc: JuanDocument, byline: str) -> None:
     ``doc.native_place``, ``doc.author``; see ``byline_people`` and ``several_authors``). The
     people of the book's catalogue entry (``work_people`` of ``doc.kanripo_id``) fill a dynasty
     slot the byline misprints (``bylines.slot_person``: 「宗　衛湜　撰」 is 衛湜 of 宋)."""
-    entries = byline_entries(byline) if byline else None
-    doc.bylines = byline_people(byline, work_people(doc.kanripo_id)) if byline else []
+    listed = work_people(doc.kanripo_id)
+    entries = (byline_entries(byline) or listed_entries(byline, listed)) if byline else None  # (the 五臣: listed_run)
+    doc.bylines = byline_people(byline, listed) if byline else []
     byline = byline.replace(IDEO_SPACE, "").replace(" ", "")
     if entries and len(entries) > 1:
         # several people (漢鄭氏注　唐陸德明音義　賈公彥疏): every one of them, with his role

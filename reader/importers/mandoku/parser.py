@@ -22,6 +22,7 @@ from ..document import JuanDocument
 from ..errors import NoTextError, TextFormatError
 from ..positions import piece_positions
 from ..source import split_source_lines
+from ...catalogue_writers import work_people
 from ...person_names import person_name, printed_dynasties
 from .tls import book_juans, juan_cuts, juan_label
 from .printed_juans import mark_printed_juans
@@ -166,8 +167,10 @@ class _Parser(LineLoop):
         if found.get("byline"):  # 六臣註文選 卷首: 梁昭明太子撰, its note, then 唐李善註 and the 五臣
             taken, more = self.header.bylines_after_note(lines, head_end, trailer_start)
             self.note_bylines = set(taken)
-            # a byline whose people run together unread (吕延濟劉良張銑吕向李周翰註) is layout only
-            found["byline"] = IDEO_SPACE.join([found["byline"], *(b for b in more if byline_people(b))])
+            # a byline whose people run together is read by the catalogue's people (吕延濟劉良張銑吕向李周翰註: the
+            # 五臣, ``bylines.listed_run``); one still unread is layout only
+            listed = work_people(self.header.prop("ID"))
+            found["byline"] = IDEO_SPACE.join([found["byline"], *(b for b in more if byline_people(b, listed))])
         doc.header_lines = lines[:head_end]
         doc.trailer_lines = lines[trailer_start:]
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
