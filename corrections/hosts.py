@@ -93,15 +93,25 @@ def looks_latin(label: str, tld: str) -> bool:
     return False
 
 
+def latin_beyond_ascii(label: str) -> bool:
+    """Whether the host label ``label`` holds a Latin letter outside ASCII: ``ɡoogle`` (U+0261 LATIN
+    SMALL LETTER SCRIPT G, which reads as g), ``ıbm`` (dotless ı), ``café``. No other script's
+    table tells such a label, nor is it mixed (all its letters are Latin), so it was shown as
+    written; Chromium shows a label whose skeleton is an ASCII one in punycode, and a label with any
+    such letter is shown so here (a letter that looks like none, é, with it)."""
+    return any(not c.isascii() and _of(c, "LATIN") for c in label)
+
+
 def shown_url(url: str) -> str:
     """``url`` (an http(s) link, taken by ``links.clean_link``) as a page shows it: each label of its
-    host that ``looks_latin`` under the host's top-level domain in punycode (``xn--…``, as IDNA
-    writes it: ``"xn--" + label.encode("punycode")``), the rest as written; ``url`` itself when no
-    label does."""
+    host that ``looks_latin`` under the host's top-level domain, or holds a Latin letter outside
+    ASCII (``latin_beyond_ascii``), in punycode (``xn--…``, as IDNA writes it: ``"xn--" +
+    label.encode("punycode")``), the rest as written; ``url`` itself when no label does."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     labels = host.split(".")
-    shown = [f"xn--{label.encode('punycode').decode('ascii')}" if looks_latin(label, labels[-1]) else label
+    shown = [f"xn--{label.encode('punycode').decode('ascii')}"
+             if looks_latin(label, labels[-1]) or latin_beyond_ascii(label) else label
              for label in labels]
     if shown == labels:
         return url

@@ -101,6 +101,16 @@ def href(link: str) -> str:
 
 def label(link: str) -> str:
     """How a stored link is shown: ``CBDB 3767``, or the URL, a host label written in letters of
-    another script that look like Latin ones shown in punycode (``hosts.shown_url``: https://раура.com/
-    is shown https://xn--80aa0cbo.com/)."""
-    return f"CBDB {link[5:]}" if link.startswith("cbdb:") else shown_url(link)
+    another script that look like Latin ones, or with a Latin letter outside ASCII, shown in
+    punycode (``hosts.shown_url``: https://раура.com/ is shown https://xn--80aa0cbo.com/,
+    https://ɡoogle.com/ https://xn--oogle-qmc.com/); a URL with an ``@`` after its host
+    (``https://evil.com#@google.com``, ``https://evil.com?@google.com``: they open evil.com, and
+    read as user information before google.com) followed by the host it opens, plainly:
+    ``https://evil.com#@google.com（網站 evil.com）``."""
+    if link.startswith("cbdb:"):
+        return f"CBDB {link[5:]}"
+    shown = shown_url(link)
+    parts = urlsplit(shown)
+    if "@" in shown[len(f"{parts.scheme}://{parts.netloc}"):]:
+        return f"{shown}（網站 {parts.hostname}）"
+    return shown

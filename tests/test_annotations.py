@@ -121,15 +121,35 @@ def test_a_javascript_link_or_an_unknown_tag_is_refused_with_the_reason(seed_jua
 def test_a_link_whose_host_looks_latin_in_another_script_is_shown_in_punycode(client, seed_juan, people):
     """The page shows https://раураӏ.com/ (every letter Cyrillic) as the browsers do,
     https://xn--80aa0cbo65f.com/, and links the address given (``corrections.hosts``)."""
-    p = annotate(people["contributor"], seed_juan, links=["https://раураӏ.com/", "https://историк.com/"])
+    p = annotate(people["contributor"], seed_juan, links=["https://раураӏ.com/", "https://историк.com/",
+                                                          "https://ɡoogle.com/", "https://evil.com#@google.com"])
     accept(p, people["editor"])
     html = client.get(URL + "1/?layout=horizontal").content.decode()
     assert ('<a class="annotation-link" href="https://раураӏ.com/" rel="nofollow noopener noreferrer">'
             'https://xn--80aa0cbo65f.com/</a><a class="annotation-link" href="https://историк.com/" '
-            'rel="nofollow noopener noreferrer">https://историк.com/</a>') in html
+            'rel="nofollow noopener noreferrer">https://историк.com/</a>'
+            '<a class="annotation-link" href="https://ɡoogle.com/" rel="nofollow noopener noreferrer">'
+            'https://xn--oogle-qmc.com/</a><a class="annotation-link" href="https://evil.com#@google.com" '
+            'rel="nofollow noopener noreferrer">https://evil.com#@google.com（網站 evil.com）</a>') in html
     history = client.get(f"/corrections/{p.pk}/").content.decode()
     assert ('<a class="annotation-link" href="https://раураӏ.com/" rel="nofollow noopener noreferrer">'
             'https://xn--80aa0cbo65f.com/</a>') in history
+    assert '>https://evil.com#@google.com（網站 evil.com）</a>' in history
+
+
+def test_a_link_that_reads_as_another_site_shows_the_host_it_opens():
+    """https://ɡoogle.com/ (U+0261, a Latin letter that reads as g) was taken and shown as written: it
+    is shown in punycode; https://evil.com#@google.com and https://evil.com?@google.com open evil.com
+    and were shown as written: the host they open follows them."""
+    from corrections.links import label
+
+    assert label("https://ɡoogle.com/") == "https://xn--oogle-qmc.com/"
+    assert label("https://café.fr/menu") == "https://xn--caf-dma.fr/menu"
+    assert label("https://evil.com#@google.com") == "https://evil.com#@google.com（網站 evil.com）"
+    assert label("https://evil.com?@google.com") == "https://evil.com?@google.com（網站 evil.com）"
+    assert label("https://evil.com/a@b") == "https://evil.com/a@b（網站 evil.com）"
+    assert label("https://zh.wikisource.org/wiki/周禮") == "https://zh.wikisource.org/wiki/周禮"
+    # on the pages: test_a_link_whose_host_looks_latin_in_another_script_is_shown_in_punycode
 
 
 def test_scripts_in_an_annotation_its_link_and_its_note_stay_text(client, seed_juan, people):
