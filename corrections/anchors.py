@@ -9,11 +9,27 @@ place first; if the text there differs (a re-import moved or changed the text), 
 when it occurs exactly once; then the same with the context the anchor was first made with
 (``first_before``, ``first_after``), which a move never rewrites: a re-import that moved the text
 (``甲`` inserted before it, its ``before`` now 「甲」) and one that restores it find it again.
-Otherwise the anchor no longer matches, and ``locate`` says why.
+
+When neither context is found whole (a re-import changed a character near the span, 子曰父母之年 →
+子曰父毋之年 around a correction of 「父」), and ``pieces`` is the whole juan (``near``), the span is
+looked for by its own text alone: of the places in the juan that hold ``original``, the one whose
+characters around it agree best with the anchor's context (``agreement``: characters in common, in
+order, with either context; insertions and deletions cost only the characters they touch) is taken
+when it agrees in more than half of the context's characters and no other place agrees as well (a
+tie is resolved only by the anchor's own place and offsets). Decision 0072.
+Otherwise the anchor no longer matches, and ``locate`` says why: its own text is gone from the
+juan, or it stands there but nowhere with enough of its context, or in several places alike.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+
+#: How many characters more than the span's own the text between its two contexts may hold and
+#: still be read as its place, its own text changed (「父」 → 「父親」).
+CONTEXT_SLACK = 4
 
 
 @dataclass(frozen=True)
@@ -63,8 +79,93 @@ def _occurrences(text: str, needle: str) -> list[int]:
     return found
 
 
-def locate(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located:
-    """Find ``anchor`` in ``pieces`` (see the module docstring)."""
+def agreement(wanted: str, found: str) -> int:
+    """How many characters of ``wanted`` (a context) ``found`` (the text at the same side of a
+    candidate place, as long) holds in the same order: the sizes of their matching blocks."""
+    if not wanted or not found:
+        return 0
+    return sum(block.size for block in SequenceMatcher(None, wanted, found, autojunk=False).get_matching_blocks())
+
+
+def _agreements(anchor: Anchor, text: str, start: int) -> tuple[int, int]:
+    """``(characters agreeing, characters of the context)`` of the place ``start`` of ``text``
+    with whichever of the anchor's two contexts agrees with it in the larger share (``(0, 0)``
+    when the anchor has no context: the span was its whole piece)."""
+    end = start + len(anchor.original)
+    best = (0, 0)
+    for before, after in {(anchor.before, anchor.after), (anchor.first_before or anchor.before,
+                                                          anchor.first_after or anchor.after)}:
+        agree = (agreement(before, text[max(0, start - len(before)):start])
+                 + agreement(after, text[end:end + len(after)]), len(before) + len(after))
+        if best == (0, 0) or agree[0] * best[1] > best[0] * agree[1]:
+            best = agree
+    return best
+
+
+def _share(agree: tuple[int, int]) -> float:
+    return agree[0] / agree[1] if agree[1] else 1.0
+
+
+def _near(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located:
+    """The place of the juan holding ``anchor.original`` whose context agrees best with the
+    anchor's, or why there is none (see the module docstring)."""
+    own = (anchor.section, anchor.piece)
+    scored = sorted(((_agreements(anchor, text, at), key == own and at == anchor.start, key, at)
+                     for key, text in pieces.items() for at in _occurrences(text, anchor.original)),
+                    key=lambda found: (_share(found[0]), found[1]), reverse=True)
+    word = anchor.original
+    was = f"section {anchor.section}, piece {anchor.piece}, characters {anchor.start}–{anchor.end}"
+    now = _now_reads(anchor, pieces) if not scored or 2 * scored[0][0][0] <= scored[0][0][1] else None
+    if now is not None:
+        (section, piece), start, reads = now
+        return Located(None, reason=f"此處「{word}」今作「{reads}」 (its own text changed: between its context, "
+                                    f"「{anchor.before}」 and 「{anchor.after}」, section {section}, piece {piece}, "
+                                    f"character {start} now reads 「{reads}」, not 「{word}」)")
+    if not scored:
+        return Located(None, reason=f"卷中已無「{word}」 (「{word}」 is no longer in the juan: it stood at {was}, "
+                                    "and its own text changed)")
+    (agree, context), at_own, key, start = scored[0]
+    alike = [found for found in scored if _share(found[0]) == _share((agree, context))]
+    if (2 * agree > context or not context) and (len(alike) == 1 or at_own):
+        return Located(key, start, start + len(word), moved=True)
+    shown = f"「{anchor.before}」 before and 「{anchor.after}」 after, at {was}"
+    if 2 * agree <= context and context:
+        return Located(None, reason=f"「{word}」前後文字已改 (「{word}」 stands {_times(len(scored))} in the juan, but "
+                                    f"nowhere with its context ({shown}): the best place agrees in {agree} of its "
+                                    f"{context} characters, more than half are needed)")
+    places = ", ".join(f"section {s}, piece {p}, character {at}" for _, _, (s, p), at in alike[:5])
+    return Located(None, reason=f"「{word}」見於多處，無從定奪 (「{word}」 stands in {len(alike)} places of the juan "
+                                f"whose context agrees alike with its own ({shown}), {agree} of {context} "
+                                f"characters: {places}{', …' if len(alike) > 5 else ''})")
+
+
+def _now_reads(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> tuple[tuple[int, int], int, str] | None:
+    """Where the anchor's context stands whole (``before`` and ``after``, one of them at least not
+    empty) with other text between them, once in its piece or else once in the juan: ``((section,
+    piece), start, the text between)``, or ``None``."""
+    if not anchor.before and not anchor.after:
+        return None
+    between = re.compile(re.escape(anchor.before) + f"(.{{0,{len(anchor.original) + CONTEXT_SLACK}}}?)"
+                         + re.escape(anchor.after), re.S)
+    own = (anchor.section, anchor.piece)
+    for where in ([own] if own in pieces else []) + [None]:
+        found = [(key, m.start(1), m.group(1)) for key, text in (((own, pieces[own]),) if where else pieces.items())
+                 for m in between.finditer(text)
+                 if (m.start() == 0 or anchor.before) and (m.end() == len(text) or anchor.after)]
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
+def locate(anchor: Anchor, pieces: dict[tuple[int, int], str], *, near: bool = True) -> Located:
+    """Find ``anchor`` in ``pieces`` (see the module docstring). ``near``: ``pieces`` is the whole
+    juan, and a span whose context is not found whole is looked for by its own text and the best
+    agreement of its context (pass False for a few pieces of the juan: a place found there might
+    not be the best of the juan)."""
     place = (anchor.section, anchor.piece)
     text = pieces.get(place)
     if text is not None and anchor.end <= len(text) and _matches(text, anchor, anchor.start):
@@ -87,6 +188,8 @@ def locate(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located:
             if len(found) > 1 and where is None and many is None:
                 many = Located(None, reason=f"「{wanted}」 occurs {len(found)} times in the juan: "
                                             f"the text at section {anchor.section}, piece {anchor.piece} changed")
+    if near and anchor.original:
+        return _near(anchor, pieces)
     if many is not None:
         return many
     if text is None:

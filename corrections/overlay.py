@@ -163,6 +163,9 @@ class Placed:
     #: Whether the span is the whole piece (``start`` 0, ``end`` its length as imported): a
     #: layer correction then changes the piece's layer; of part of it, it splits the piece.
     whole: bool = True
+    #: Whether it was found elsewhere or with another context than its anchor's (``Located.moved``):
+    #: ``recheck.recheck`` then rewrites the anchor.
+    moved: bool = False
 
 
 class CorrectionView(NamedTuple):
@@ -521,7 +524,7 @@ def place(proposals: list[Proposal], juan) -> JuanOverlay:
     texts = juan_texts(juan, places)
     whole = None
     for p in proposals:
-        found = locate(anchor_of(p), texts)
+        found = locate(anchor_of(p), texts, near=False)
         if found.place is None:
             whole = whole if whole is not None else juan_texts(juan)
             found = locate(anchor_of(p), whole)
@@ -530,7 +533,7 @@ def place(proposals: list[Proposal], juan) -> JuanOverlay:
             continue
         length = len((texts if found.place in texts else whole)[found.place])
         placed = Placed(p, found.place[0], found.place[1], found.start, found.end,
-                        whole=found.start == 0 and found.end == length)
+                        whole=found.start == 0 and found.end == length, moved=found.moved)
         overlay.placed.append(placed)
         overlay.by_piece.setdefault(found.place, []).append(placed)
     layers = {c.proposal.new_layer for c in overlay.placed if c.proposal.kind == LAYER}

@@ -36,8 +36,7 @@ def recheck(juan: Juan) -> list[Proposal]:
         texts = None
         for placed in overlay.placed:
             p = placed.proposal
-            if (placed.section, placed.piece, placed.start, placed.end) != (p.section_position, p.piece_position,
-                                                                          p.start, p.end):
+            if placed.moved:
                 texts = texts if texts is not None else juan_texts(juan)
                 _move(p, placed, texts[(placed.section, placed.piece)])
         restored, _why = _restore_set_aside(juan, [c for c in overlay.placed if c.proposal.kind in PLACED],
@@ -81,8 +80,7 @@ def _restore_set_aside(juan: Juan, standing: list[Placed], exclude=frozenset(), 
                 Proposal.objects.filter(pk=p.pk).update(status_reason=why)
             continue
         texts = texts if texts is not None else juan_texts(juan)
-        if (placed.section, placed.piece, placed.start, placed.end) != (p.section_position, p.piece_position,
-                                                                      p.start, p.end):
+        if placed.moved:
             _move(p, placed, texts[(placed.section, placed.piece)])
         Proposal.objects.filter(pk=p.pk).update(status=ACCEPTED, status_reason="")
         p.status, p.status_reason = ACCEPTED, ""
@@ -141,9 +139,9 @@ def _recheck_pending(juan: Juan) -> None:
     pending = list(Proposal.objects.filter(edition_id=juan.edition_id, juan_number=juan.number, status__in=(PENDING, PRIVATE)))
     found = place(pending, juan)
     for proposal, why in found.unplaced:
-        reason = (f"重新匯入後原文已無此段文字 (after a re-import the text no longer holds your note's words: {why})"
+        reason = (f"重新匯入後無從定位 (after a re-import your note's words are not found: {why})"
                   if proposal.status == PRIVATE else
-                  f"重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: {why})")
+                  f"重新匯入後無從定位，無法採納 (after a re-import it is not found, and cannot be accepted: {why})")
         if proposal.status_reason != reason:
             Proposal.objects.filter(pk=proposal.pk).update(status_reason=reason)
             _audit(proposal, "unanchored", None, why)
@@ -152,15 +150,21 @@ def _recheck_pending(juan: Juan) -> None:
         p = placed.proposal
         if p.status_reason:
             Proposal.objects.filter(pk=p.pk).update(status_reason="")
-        if (placed.section, placed.piece, placed.start, placed.end) != (p.section_position, p.piece_position, p.start, p.end):
+        if placed.moved:
             texts = texts if texts is not None else juan_texts(juan)
             _move(p, placed, texts[(placed.section, placed.piece)])
 
 
 def _move(p: Proposal, placed: Placed, text: str) -> None:
+    """Rewrite ``p``'s anchor where ``placed`` found it (its place, and its context there), audited
+    ``re-anchored`` with the place it had, and its context when that changed (decision 0072)."""
     was = f"{p.section_position}.{p.piece_position} {p.start}–{p.end}"
+    context = (p.before, p.after)
     p.section_position, p.piece_position, p.start, p.end = placed.section, placed.piece, placed.start, placed.end
     p.before, p.after = context_of(text, p.start, p.end, CONTEXT)
     Proposal.objects.filter(pk=p.pk).update(section_position=p.section_position, piece_position=p.piece_position,
                                             start=p.start, end=p.end, before=p.before, after=p.after)
-    _audit(p, "re-anchored", None, f"{was} → {placed.section}.{placed.piece} {placed.start}–{placed.end}")
+    now = f"{placed.section}.{placed.piece} {placed.start}–{placed.end}"
+    changed = "" if context == (p.before, p.after) else (
+        f"; context 「{context[0]}」…「{context[1]}」 → 「{p.before}」…「{p.after}」")
+    _audit(p, "re-anchored", None, f"{was} → {now}{changed}")

@@ -31,7 +31,8 @@ from .anchors import context_of
 from .links import LinkError, clean_links
 from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, MAIN_TEXT, OWN_KINDS, PENDING, PRIVATE, PRIVATE_NOTE,
                      REJECTED, REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
-from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
+from .overlay import (CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place,
+                      shown_offset)
 from .positions import count
 from .readback import misread
 from .roles import can_propose, is_editor
@@ -247,6 +248,32 @@ def _check_layer(layer: str) -> None:
         raise ReviewError(f"無此層次 {layer[:40]!r}：層次有 {', '.join(dict(LAYER_CHOICES))} (unknown layer {layer[:40]!r})")
 
 
+def _check_changes_layer(juan: Juan, overlay, section: int, piece: int, stored: str, shown: str, start: int,
+                         end: int, new_layer: str) -> None:
+    """Raise ``ReviewError`` when every character of the span ``start``–``end`` of the piece's
+    corrected text (``shown``) is of ``new_layer`` already, as the piece was imported or as an
+    accepted layer correction made it: such a correction changes nothing, and once accepted it
+    would stand in the way of a real one of the same place."""
+    layer = Piece.objects.filter(section__juan=juan, section__position=section, position=piece).values_list(
+        "layer", flat=True).first() or ""
+    layer = overlay.apply(section, piece, stored, layer)[1]
+    parts = overlay.layer_parts(section, piece, len(shown), layer)
+    if all(part_layer == new_layer for s, e, part_layer, _ in parts if s < end and start < e):
+        raise ReviewError(f"此處已屬{dict(LAYER_CHOICES).get(new_layer, new_layer)}，無須更改層次 (the span is of the layer {new_layer} already: a "
+                          "layer correction must change it)")
+
+
+def _check_changes_layer_at(juan: Juan, placed: Placed, new_layer: str) -> None:
+    """``_check_changes_layer`` of a proposal found at ``placed`` (offsets of the text as imported),
+    when an editor accepts it: one proposed before the check was made, or edited to the layer."""
+    overlay = juan_overlay(juan)
+    stored = juan_texts(juan, {(placed.section, placed.piece)})[(placed.section, placed.piece)]
+    shown = overlay.apply(placed.section, placed.piece, stored, "")[0]
+    changes = overlay.changes(placed.section, placed.piece)
+    _check_changes_layer(juan, overlay, placed.section, placed.piece, stored, shown,
+                         shown_offset(changes, placed.start), shown_offset(changes, placed.end), new_layer)
+
+
 #: A structure correction's layer given with another structure than 此行是正文: only a line made text joins a layer.
 LAYER_WITHOUT_TEXT = ("只有「此行是正文」須選層次：新節起、標題、署名不屬任何層次 (only 「此行是正文」 takes a layer: a section "
                       "start, a heading or a byline belongs to none)")
@@ -312,6 +339,8 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError(f"範圍 {start}–{end} 超出此段的 {len(shown)} 字 (the span is not inside the piece's {len(shown)} characters)")
     if count(shown[start:end]) > MAX_SPAN:
         raise ReviewError(f"範圍至多 {MAX_SPAN} 字 (a span is at most {MAX_SPAN} characters)")
+    if kind == LAYER:
+        _check_changes_layer(juan, overlay, section, piece, stored, shown, start, end, new_layer)
     # Back to the text as imported: shift by the accepted changes before each end of the span.
     # A correction that meets a corrected place cannot be mapped (revert that change first); a
     # note changes no text, so it takes the corrected places it meets whole.
@@ -466,6 +495,8 @@ def accept(proposal: Proposal, editor, *, reason: str = "", replacement: str | N
             found = place([proposal], juan)
             if found.unplaced:
                 raise ReviewError(f"定位已不相符：{found.unplaced[0][1]} (the anchor no longer matches)")
+            if proposal.kind == LAYER:
+                _check_changes_layer_at(juan, found.placed[0], proposal.new_layer)
             others = place(accepted(proposal.edition_id, proposal.juan_number, CORRECTING), juan).placed
             clash = overlapping(found.placed[0], others)
             if clash is not None:

@@ -414,8 +414,8 @@ def test_a_reimport_keeps_moves_or_sets_aside_each_correction_with_the_reason(tm
     lost.refresh_from_db()
     assert (kept.status, kept.piece_position, kept.start, kept.end, kept.original) == (ACCEPTED, 5, at, at + 2, "政教")
     assert lost.status == SET_ASIDE
-    assert lost.status_reason == ("the text at section 1, piece 3, characters 0–2 is no longer 「將有」 (with 「」 before "
-                                  "and 「祭祀之事當射宰告於君君乃」 after), and the juan does not hold it once")
+    assert lost.status_reason == ("此處「將有」今作「方有」 (its own text changed: between its context, 「」 and "
+                                  "「祭祀之事當射宰告於君君乃」, section 1, piece 5, character 0 now reads 「方有」, not 「將有」)")
     assert [a.action for a in lost.audit.all()][-1] == "set aside"
     assert [a.action for a in kept.audit.all()][-1] == "re-anchored"
     html = Client().get(URL).content.decode()

@@ -25,14 +25,46 @@ def test_an_anchor_moves_with_its_text_in_its_piece_then_in_the_juan():
 
 def test_an_anchor_that_no_longer_matches_says_why():
     anchor = Anchor(1, 2, 4, 7, "君有命", "射之儀", "戒射宰")
+    # its own text changed between its context
     assert locate(anchor, {(1, 2): TEXT.replace("君有命", "君命")}).reason == (
-        "the text at section 1, piece 2, characters 4–7 is no longer 「君有命」 (with 「射之儀」 before and "
-        "「戒射宰」 after), and the juan does not hold it once")
+        "此處「君有命」今作「君命」 (its own text changed: between its context, 「射之儀」 and 「戒射宰」, section 1, "
+        "piece 2, character 4 now reads 「君命」, not 「君有命」)")
+    # in several places alike
     twice = {(1, 0): "經", (2, 0): TEXT, (3, 0): TEXT}
-    assert locate(anchor, twice).reason == ("「射之儀君有命戒射宰」 occurs 2 times in the juan: the text at section 1, "
-                                            "piece 2 changed")
-    assert locate(anchor, {(1, 0): "經"}).reason == ("section 1 has no piece 2 any more, and 「射之儀君有命戒射宰」 "
-                                                    "is not in the juan")
+    assert locate(anchor, twice).reason == (
+        "「君有命」見於多處，無從定奪 (「君有命」 stands in 2 places of the juan whose context agrees alike with its own "
+        "(「射之儀」 before and 「戒射宰」 after, at section 1, piece 2, characters 4–7), 6 of 6 characters: section 2, "
+        "piece 0, character 4, section 3, piece 0, character 4)")
+    # gone with its context
+    assert locate(anchor, {(1, 0): "經"}).reason == (
+        "卷中已無「君有命」 (「君有命」 is no longer in the juan: it stood at section 1, piece 2, characters 4–7, and its "
+        "own text changed)")
+    # still there, but its context changed too much (half of it is not enough)
+    assert locate(anchor, {(1, 2): TEXT.replace("射之儀", "X")}).reason == (
+        "「君有命」前後文字已改 (「君有命」 stands once in the juan, but nowhere with its context (「射之儀」 before and "
+        "「戒射宰」 after, at section 1, piece 2, characters 4–7): the best place agrees in 3 of its 6 characters, more "
+        "than half are needed)")
+    # given a few pieces only (near=False), nothing is looked for by agreement
+    assert locate(anchor, {(1, 2): TEXT.replace("射之儀", "射之义")}, near=False).place is None
+
+
+def test_an_anchor_whose_context_changed_is_found_by_its_own_text_and_the_best_agreement():
+    """論語注疏 卷四: a correction of 「父」 in 子曰父母之年… stays when a re-import reads 母 as 毋 beside it
+    (the whole context was required: it was set aside though 「父」 stood there); of the juan's places
+    holding 「父」, the one agreeing best wins; an insertion costs only its own character."""
+    text = "子曰父母之年不可不知也一則以喜一則以懼"
+    before, after = context_of(text, 2, 3, 12)
+    assert (before, after) == ("子曰", "母之年不可不知也一則以喜")
+    anchor = Anchor(3, 5, 2, 3, "父", before, after)
+    juan = {(3, 0): "子曰父母在不逺遊遊必有方", (3, 5): text.replace("母", "毋"), (4, 1): "父之道"}
+    found = locate(anchor, juan)
+    assert (found.place, found.start, found.end, found.moved) == ((3, 5), 2, 3, True)
+    found = locate(anchor, {**juan, (3, 5): "○" + text.replace("之年", "之年歲")})
+    assert (found.place, found.start, found.end, found.moved) == ((3, 5), 3, 4, True)
+    # the same agreement in two places: only the anchor's own place and offsets settle it
+    twin = {(3, 5): text.replace("母", "毋"), (6, 0): text.replace("母", "姆")}
+    assert locate(anchor, twin).place == (3, 5)
+    assert locate(Anchor(3, 4, 2, 3, "父", before, after), twin).reason.startswith("「父」見於多處，無從定奪")
 
 
 def test_several_changes_of_one_piece_apply_from_the_text_as_imported():

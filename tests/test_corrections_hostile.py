@@ -204,9 +204,10 @@ def test_a_pending_proposal_moves_with_its_text_at_a_reimport_or_says_that_the_t
     losing.refresh_from_db()
     assert (moving.status, moving.piece_position, moving.start, moving.end, moving.status_reason) == (PENDING, 5, at, at + 2, "")
     assert [a.action for a in moving.audit.all()] == ["proposed", "re-anchored"]
-    gone = ("重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: the text at section 1, "
-            "piece 3, characters 0–2 is no longer 「將有」 (with 「」 before and 「祭祀之事當射宰告於君君乃」 after), and the juan "
-            "does not hold it once)")
+    # its own text changed (將有 → 方有 where its context still stands), which the reason says
+    gone = ("重新匯入後無從定位，無法採納 (after a re-import it is not found, and cannot be accepted: "
+            "此處「將有」今作「方有」 (its own text changed: between its context, 「」 and 「祭祀之事當射宰告於君君乃」, "
+            "section 1, piece 5, character 0 now reads 「方有」, not 「將有」))")
     assert (losing.status, losing.piece_position, losing.status_reason) == (PENDING, 3, gone)
     assert [(a.action, a.actor) for a in losing.audit.all()] == [("proposed", losing.author), ("unanchored", None)]
     c = Client()
@@ -215,10 +216,10 @@ def test_a_pending_proposal_moves_with_its_text_at_a_reimport_or_says_that_the_t
     assert f'<p class="unanchored">{gone}</p>' in queue.replace("&#x27;", "'")
     assert queue.count('class="unanchored"') == 1
     c.force_login(contributor)
-    assert "待審 (pending)：重新匯入後原文已無此段文字" in c.get(f"/corrections/{losing.pk}/").content.decode()
+    assert "待審 (pending)：重新匯入後無從定位，無法採納" in c.get(f"/corrections/{losing.pk}/").content.decode()
     bookmark.refresh_from_db()  # a reader's bookmark of the words that are gone says so on his notes' page
-    words_gone = gone.replace("，無法採納 (after a re-import the text no longer holds it:",
-                              " (after a re-import the text no longer holds your note's words:")
+    words_gone = gone.replace("，無法採納 (after a re-import it is not found, and cannot be accepted:",
+                              " (after a re-import your note's words are not found:")
     assert (bookmark.status, bookmark.status_reason) == ("private", words_gone)  # a note is never accepted
     notes = c.get("/corrections/notes/").content.decode().replace("&#x27;", "'")
     assert f'<span class="unanchored">{words_gone}</span>' in notes and "無法採納" not in notes

@@ -163,17 +163,20 @@ def test_an_edition_imported_again_with_other_text_sets_aside_what_it_no_longer_
     state = _state()
     text, pending = state[corrected["text"].pk], state[corrected["pending"].pk]
     assert text[:2] == (SLUG, SET_ASIDE)
-    assert text[6] == ("the text at section 3, piece 0, characters 1–4 is no longer 「曰父母」 (with 「子」 before and "
-                       "「在不逺遊遊必有方」 after), and the juan does not hold it once")
-    assert pending[:2] == (SLUG, PENDING)  # its context held 父母: it says why it cannot be accepted
-    why = ("the text at section 3, piece 0, characters 8–9 is no longer 「遊」 (with 「子曰父母在不逺遊」 before and "
-           "「必有方」 after), and the juan does not hold it once")
-    assert pending[6] == f"重新匯入後原文已無此段文字，無法採納 (after a re-import the text no longer holds it: {why})"
-    with pytest.raises(ReviewError, match=re.escape(f"定位已不相符：{why} (the anchor no longer matches)")):
-        accept(corrected["pending"], corrected["editor"])
+    assert text[6] == ("此處「曰父母」今作「曰父兄」 (its own text changed: between its context, 「子」 and 「在不逺遊遊必有方」, "
+                       "section 3, piece 0, character 1 now reads 「曰父兄」, not 「曰父母」)")
+    # the pending 遊 → 游 of the same piece: its own text is there and 10 of its 11 characters of context
+    # agree (父母 → 父兄 changed one), so it stays where it was, its context rewritten (decision 0072)
+    assert pending[:7] == (SLUG, PENDING, 3, 0, 8, 9, "")
+    assert [a.action for a in corrected["pending"].audit.all()] == ["proposed", "re-attached", "re-anchored"]
+    assert corrected["pending"].audit.last().detail == ("3.0 8–9 → 3.0 8–9; context 「子曰父母在不逺遊」…「必有方」 → "
+                                                        "「子曰父兄在不逺遊」…「必有方」")
+    accept(corrected["pending"], corrected["editor"])
     assert state[corrected["note"].pk][:2] == (SLUG, PRIVATE)
-    assert "甲乙丙" not in Client().get(SECTION).content.decode()
-    assert Client().get(PATCH).status_code == 404
+    html = Client().get(SECTION).content.decode()
+    assert "甲乙丙" not in html and '子曰父兄在不逺遊<span class="corrected">游</span>' in html
+    body = Client().get(PATCH).content.decode()
+    assert body.startswith("Corrections to KR1h0007 (1)\n\n* ") and "「遊」 → 「游」" in body
 
     # an editor's 重新查找 while the text is still other: refused with the reason, nothing changed
     other_editor = account("er2", "editor")
@@ -283,3 +286,39 @@ def test_a_library_restored_over_or_after_the_edition_keeps_its_corrections(corr
     assert _state() == before
     assert '子<span class="corrected">甲乙丙</span>' in Client().get(SECTION).content.decode()
     assert Client().get(PATCH).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_stays_when_a_reimport_changes_a_character_beside_it(juan4, search_backend):
+    """卷四 §3 「父」 → 「甲」 in 子曰父母之年… accepted; the file imported again with 母 read as 毋: the
+    correction was set aside (「the text … is no longer 「父」 (with 「子曰」 before and 「母之年不可不知也一則以喜」
+    after)」) though 「父」 stood there, the whole context being required. It stays, its context rewritten
+    (12 of its 14 characters agree; decision 0072); a re-import changing 「父」 itself sets it aside saying so."""
+    _import(juan4)
+    juan = Juan.objects.get(edition__slug=SLUG, number=4)
+    section, position, text = _piece("子曰父母之年")
+    assert text.startswith("子曰父母之年不可不知也一則以喜")
+    made = propose(account("cr", "contributor"), juan, kind="text", section=section, piece=position, start=2, end=3,
+                   replacement="甲", reason="r")
+    accept(made, account("er", "editor"))
+    assert (made.before, made.after) == ("子曰", "母之年不可不知也一則以喜")
+    path = juan4 / "KR1h0007_004.txt"
+    raw = path.read_bytes().decode("utf-8")
+    assert raw.count("子曰父母之年") == 1
+    path.write_bytes(raw.replace("子曰父母之年", "子曰父毋之年").encode("utf-8"))
+    call_command("import_texts", str(path), stdout=open("/dev/null", "w"))
+    made.refresh_from_db()
+    assert (made.status, made.section_position, made.piece_position, made.start, made.end, made.status_reason) == (
+        ACCEPTED, section, position, 2, 3, "")
+    assert (made.before, made.after, made.first_after) == ("子曰", "毋之年不可不知也一則以喜", "母之年不可不知也一則以喜")
+    assert [(a.action, a.detail) for a in made.audit.all()][-1] == (
+        "re-anchored", f"{section}.{position} 2–3 → {section}.{position} 2–3; context 「子曰」…「母之年不可不知也一則以喜」 → "
+                       "「子曰」…「毋之年不可不知也一則以喜」")
+    assert '子曰<span class="corrected">甲</span>' in Client().get(SECTION).content.decode()
+    # 父 itself read otherwise: set aside, and the reason says its own text changed
+    path.write_bytes(raw.replace("子曰父母之年", "子曰夫毋之年").encode("utf-8"))
+    call_command("import_texts", str(path), stdout=open("/dev/null", "w"))
+    made.refresh_from_db()
+    assert (made.status, made.status_reason) == (SET_ASIDE, (
+        "此處「父」今作「夫」 (its own text changed: between its context, 「子曰」 and 「毋之年不可不知也一則以喜」, "
+        f"section {section}, piece {position}, character 2 now reads 「夫」, not 「父」)"))
