@@ -284,7 +284,7 @@ class JuanOverlay:
         text, layer, marks = self.apply(section_position, p.position, p.text, p.layer)
         structure = self.structure(section_position, p.position)
         if structure in (HEADING, BYLINE):  # a line that is no text of its layer: a label (a heading)
-            p.kind, p.layer, p.structure = "label", "classic", structure
+            p.kind, p.structure = "label", structure
         elif structure == MAIN_TEXT:  # a heading that is text: of its layer (``apply``)
             p.kind, p.structure = "text", structure
         elif structure == SECTION_START:
@@ -303,6 +303,8 @@ class JuanOverlay:
             if changes:
                 p.layout = [[shown_offset(changes, offset), raw] for offset, raw in (p.layout or [])]
                 p.shown_offset = lambda offset, changes=changes: shown_offset(changes, offset)
+        if structure in (HEADING, BYLINE):  # a heading or byline of no layer, whatever the line was (a 何注 note)
+            p.layer, p.layer_name, p.commentator = "classic", "", ""
         if self.show_notes:
             notes = self.notes(section_position, p.position)
             if notes:
@@ -358,7 +360,7 @@ class JuanOverlay:
         if not marks:
             return row
         if self.structure(section_position, row.position) in (HEADING, BYLINE):  # searched as a title
-            return row._replace(text=text, layer="classic", kind="label")
+            return row._replace(text=text, layer="classic", kind="label", layer_name="", commentator="")
         if self.structure(section_position, row.position) == MAIN_TEXT:  # searched with the text of its layer
             name, who = self.voice(layer, row.layer, row.layer_name, row.commentator)
             return row._replace(text=text, layer=layer, kind="text", layer_name=name, commentator=who)

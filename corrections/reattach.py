@@ -71,7 +71,11 @@ def held_counts(edition_ids, juans=()) -> Counter:
 def held(edition_ids, juans=()) -> str:
     """What ``held_counts`` counts, in words (``HELD_NAMES``: ``1 accepted correction, 2 pending
     proposals``), "" when nothing is held."""
-    counts = held_counts(edition_ids, juans)
+    return in_words(held_counts(edition_ids, juans))
+
+
+def in_words(counts: Counter) -> str:
+    """``counts`` (by ``HELD_NAMES``' keys) in words: ``1 accepted correction, 2 pending proposals``."""
     return ", ".join(f"{counts[key]} {one if counts[key] == 1 else many}"
                      for key, (one, many) in HELD_NAMES.items() if counts[key])
 
@@ -120,4 +124,29 @@ def removal_lines(editions, juans) -> list[str]:
             named = ", ".join(map(str, sorted(wanted)))
             lines.append(f"juan {named} of {slugs[edition_id]} {'has' if len(wanted) == 1 else 'have'} {what}: they are "
                          f"kept, and are looked for in the text when the juan is imported again")
+    return lines
+
+
+def waiting_lines(editions) -> list[str]:
+    """For ``import_texts`` (``reader.signals.editions_imported``): of each of ``editions`` (made or
+    added to by an import), the proposals of a removed edition of its work under another slug, which
+    ``reattach`` gave back to none, and the ``--edition`` that makes that slug again: a work's edition
+    imported with ``--edition NAME`` is ``<work slug>-<NAME>`` (``reader.importers.loader``), without
+    it ``<work slug>``. So ``import_texts`` of 禮書綱目's file with no ``--edition``, after
+    ``remove_texts`` of 禮書綱目-四庫全書本, says that its proposals wait for ``--edition 四庫全書本``.
+    One query per work; [] when nothing waits."""
+    lines = []
+    for work in {edition.work_id: edition.work for edition in editions}.values():
+        slugs = {e.slug for e in editions if e.work_id == work.pk}
+        rows = (Proposal.objects.filter(edition__isnull=True).filter(Q(edition_slug=work.slug)
+                                                                     | Q(edition_slug__startswith=f"{work.slug}-"))
+                .exclude(edition_slug__in=slugs).values_list("edition_slug", "kind", "status"))
+        counts: dict[str, Counter] = {}
+        for slug, kind, status in rows:
+            counts.setdefault(slug, Counter())[_held_key(kind, status)] += 1
+        for slug, found in sorted(counts.items()):
+            held_now = in_words(found)
+            how = "without --edition" if slug == work.slug else f"with --edition {slug[len(work.slug) + 1:]}"
+            lines.append(f"{held_now} of the removed edition {slug}: kept for that edition, not given to "
+                         f"{', '.join(sorted(slugs))}; import the files {how} to give them back")
     return lines

@@ -14,13 +14,13 @@ from django.db.models.signals import post_save
 from django.db.models import Exists, OuterRef
 
 from reader.models import Edition, Juan, Section
-from reader.signals import (juans_changed, juans_changing, naming_pieces, naming_titles, pieces_named, removal_asked,
-                            titles_unmade)
+from reader.signals import (editions_imported, juans_changed, juans_changing, naming_pieces, naming_titles,
+                            pieces_named, removal_asked, titles_unmade)
 from reader.stamp import KeptPerStamp
 
 from .models import ACCEPTED, BYLINE, HEADING, MAIN_TEXT, STRUCTURE, Proposal
 from .overlay import CORRECTING, accepted, place, unmakes_title
-from .reattach import reattach, removal_lines
+from .reattach import reattach, removal_lines, waiting_lines
 from .recheck import recheck
 
 logger = logging.getLogger(__name__)
@@ -56,6 +56,11 @@ def on_edition_saved(sender, instance, created, raw=False, **kwargs) -> None:
     transaction that creates it; its juans' ``juans_changed`` rechecks them."""
     if created and not raw:
         reattach(instance)
+
+
+def on_editions_imported(sender, editions, **kwargs) -> list[str]:
+    """``reader.signals.editions_imported``: ``reattach.waiting_lines`` of the editions imported."""
+    return waiting_lines(editions)
 
 
 def on_removal_asked(sender, editions, juans, **kwargs) -> list[str]:
@@ -100,7 +105,7 @@ def corrected_runs(sender, rows, **kwargs) -> dict:
             if new is not run:
                 structure = overlay.structure(position, run.position)
                 out[(run.section, run.position)] = new._replace(structure=structure) if structure in (
-                    HEADING, BYLINE) else new
+                    HEADING, BYLINE, MAIN_TEXT) else new
     return out
 
 
@@ -149,3 +154,4 @@ juans_changed.connect(on_juans_changed, dispatch_uid="corrections_recheck")
 juans_changing.connect(on_juans_changing, dispatch_uid="corrections_recheck_changing")
 post_save.connect(on_edition_saved, sender=Edition, dispatch_uid="corrections_reattach")
 removal_asked.connect(on_removal_asked, dispatch_uid="corrections_removal_asked")
+editions_imported.connect(on_editions_imported, dispatch_uid="corrections_editions_imported")

@@ -24,14 +24,13 @@ from config.budget import check
 from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
-from reader.citation import (citation_text, juan_citation_text, juan_file, opening_heading, opening_words, pager_names, permalink,
-                             set_matter, set_openings)
+from reader.citation import (citation_text, juan_citation_text, juan_file, naming_texts, opening_heading, opening_words,
+                             pager_names, permalink, set_matter, set_openings)
 from reader.juans import juan_contents, juan_count, printed_entries
 from reader.juan_heads import juan_end, juan_head
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
-from reader.pieces import is_classic
 from reader.places import edition_by_slug, edition_of_work, juan_by_slug
 from corrections.overlay import OVERLAY_VALUES, reading_overlay, text_controls
 from corrections.own import mark_own, own_marks
@@ -272,7 +271,7 @@ def _reading(request, template, juan, chapters, context, layers=None):
             if view.page > 1:
                 view.permalink += f"?page={view.page}"
             if not view.section.title and view.page == 1:  # its opening words and a heading a correction made, from the page
-                view.section.opening = opening_words(p.text for p in view.pieces() if is_classic(p))
+                view.section.opening = opening_words(naming_texts(view.pieces()))
                 view.section.made_heading = opening_heading(view.pieces())
             view.citation_text = citation_text(view.section, cv.chapter, start_page(view))
             if view.paged:

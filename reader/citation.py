@@ -87,6 +87,8 @@ class PieceRun(NamedTuple):
 #: What a piece's ``structure`` says of a line a structure correction made a heading (the overlay
 #: gives a displayed piece, and ``pieces_named`` a ``PieceRun``, this value: ``corrections.models.HEADING``).
 HEADING = "heading"
+#: A piece's ``structure`` for a line a 此行是正文 correction made text (``corrections.models.MAIN_TEXT``).
+MADE_TEXT = "text"
 
 
 class Opening(NamedTuple):
@@ -110,6 +112,14 @@ def opening_heading(pieces) -> str:
         if is_classic(p):
             return ""
     return ""
+
+
+def naming_texts(pieces) -> list[str]:
+    """The texts of ``pieces`` (``kind``, ``layer``, ``text``, maybe ``structure``) naming an untitled section: the
+    classic's (``is_classic``), else the lines made text (``MADE_TEXT``) of any layer (序跋 as 經: decision 0067)."""
+    pieces = list(pieces)
+    classic = [p.text for p in pieces if is_classic(p)]
+    return classic or [p.text for p in pieces if getattr(p, "structure", "") == MADE_TEXT]
 
 
 def classic_runs(section_ids: list[int]) -> dict[int, list[str]]:
@@ -163,8 +173,7 @@ def section_openings(section_ids: list[int]) -> dict[int, Opening]:
         runs_of[run.section].extend(got if isinstance(got, list) else [got])
     out = {}
     for pk, runs in runs_of.items():
-        classic = [run.text for run in runs if is_classic(_Kind(run.kind, run.layer))]
-        out[pk] = Opening(opening_heading(runs), classic[:OPENING_CHARS + 1])
+        out[pk] = Opening(opening_heading(runs), naming_texts(runs)[:OPENING_CHARS + 1])
     return out
 
 

@@ -57,6 +57,13 @@ naming_pieces = Signal()
 #: corrections and notes, kept to come back when the edition is imported again), or [].
 removal_asked = Signal()
 
+#: Sent by ``import_texts`` after its files landed, with ``editions`` (the ``Edition`` rows it stored
+#: juans in). A receiver answers a list of lines saying what of its own waits for another edition of
+#: those works than the one imported, and how to import that one (``corrections.reattach.
+#: waiting_lines``: the proposals of a removed edition named otherwise, 禮書綱目-四庫全書本 when
+#: the files were imported without ``--edition``), or [].
+editions_imported = Signal()
+
 #: Sent by ``reader.citation.unmade_titles`` (naming a section whose stored title nobody read as
 #: corrected yet): a receiver returns the ids of the sections whose stored title is no title in the
 #: corrected reading, a line the import read as their heading being text (``corrections.receivers.

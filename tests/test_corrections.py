@@ -1382,8 +1382,8 @@ def test_a_layer_correction_gives_the_piece_the_new_layers_name_everywhere(searc
 
 @pytest.mark.django_db(transaction=True)
 def test_a_text_corrected_note_made_a_heading_keeps_its_layers_name(search_backend):
-    """A note given a text correction and made a heading kept no name (""): the rule that gives a
-    layer-corrected piece its new layer's name compared with the layer the heading had been set to."""
+    """A note given a text correction and made a heading is a heading: a label of no layer's name or
+    writer, as a line of the classic made a heading is (it kept the note's layer, commentary, named 注)."""
     juan = import_file(SEED).juan
     contributor, editor = account("ch", "contributor"), account("eh", "editor")
     accept(propose(contributor, juan, kind="text", section=5, piece=1, start=0, end=1, replacement="烹",
@@ -1392,4 +1392,5 @@ def test_a_text_corrected_note_made_a_heading_keeps_its_layers_name(search_backe
                    reason="r"), editor)
     api = Client().get(f"/api/works/{juan.work_id}/juans/10/sections/5/").json()
     piece = next(x for x in api["pieces"] if x["position"] == 1)
-    assert (piece["kind"], piece["text"][:4], piece["layer_name"]) == ("label", "烹肉孰也", "注")
+    assert (piece["kind"], piece["layer"], piece["text"][:4], piece["layer_name"], piece["commentator"]) == (
+        "label", "classic", "烹肉孰也", "", "")

@@ -11,7 +11,7 @@ from corrections.workflow import ReviewError, accept, propose
 from reader.models import Juan
 
 from .test_corrections import account
-from .test_corrections_reattach import SLUG, _import, _piece, juan4  # noqa: F401  (juan4: a fixture)
+from .test_corrections_reattach import SLUG, _import, _piece, juan4, one_file  # noqa: F401  (juan4: a fixture)
 
 PROPOSE = f"/corrections/propose/{SLUG}/4/"
 #: 卷四 §3's first passages: the classic, then 包咸's note (characters 14–20 of the section: 鄭曰方猶常也).
@@ -60,3 +60,65 @@ def test_a_layer_correction_to_the_layer_the_text_has_is_refused(juan4, people):
                     reason="經文")
     with pytest.raises(ReviewError, match=re.escape("此處已屬注，無須更改層次")):
         accept(other, editor, new_layer="commentary")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_note_made_a_heading_is_a_heading_in_every_reading(juan4, people, search_backend):
+    """此行是標題 on 卷四 §3's note 孔曰見其壽考則喜見其衰老則懼 (何晏's 注),
+    accepted: TEI exported it as ``<label type="commentary" n="何注">``, the API as kind label of the layer
+    commentary by 何晏, a search hit as 何注's; a line of the classic made a heading is
+    ``<label type="heading">`` of no writer. Now every reading says heading."""
+    _import(juan4)
+    contributor, editor = people
+    juan = Juan.objects.get(edition__slug=SLUG, number=4)
+    section, position, text = _piece("孔曰見其壽考")
+    assert (section, position, text) == (3, 14, "孔曰見其壽考則喜見其衰老則懼")
+    stored = juan.sections.get(position=3).pieces.get(position=14)
+    assert (stored.kind, stored.layer, stored.layer_name, stored.commentator) == ("note", "commentary", "何注", "何晏")
+    made = propose(contributor, juan, kind="structure", section=3, piece=14, start=0, end=1, structure="heading",
+                   reason="標題")
+    accept(made, editor)
+    work = juan.edition.work_id
+    pieces = Client().get(f"/api/works/{work}/juans/4/sections/3/").json()["pieces"]
+    assert [p for p in pieces if p["position"] == 14] == [{
+        "position": 14, "paragraph": 2, "kind": "label", "layer": "classic", "layer_name": "", "commentator": "",
+        "layer_basis": "marked", "text": text, "source_tag": "", "source": "", "pages": [],
+        "corrections": [{"id": made.pk, "kind": "structure", "start": 0, "end": 14, "imported": "",
+                         "corrected": "heading", "url": f"http://testserver/corrections/{made.pk}/"}]}]
+    tei = Client().get(f"/api/works/{work}/juans/4/export/tei/").content.decode()
+    assert f'<label type="commentary" n="何注">注</label><label type="heading">{text}</label>' in tei
+    hit = Client().get("/api/search/?q=見其壽考").json()["results"][0]
+    assert (hit["layer"], hit["layer_name"], hit["commentator"], hit["before"], hit["match"], hit["after"]) == (
+        "title", "標題", "", "孔曰", "見其壽考", "則喜見其衰老則懼")
+    # 何晏's notes no longer count it
+    assert Client().get("/api/search/?q=見其壽考&commentator=何晏").json()["count"] == 0
+
+
+@pytest.fixture
+def juan0(tmp_path):
+    """卷首 (file _000) of KR1h0007 as a Kanripo folder of its own."""
+    return one_file(tmp_path, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("layer", ["paratext", "classic"])
+def test_a_heading_made_text_names_its_section_by_its_opening_words_whatever_its_layer(juan0, people, search_backend,
+                                                                                      layer):
+    """此行是正文 on 卷首 §1's heading 御製讀論語 with the layer 序跋 left the section with title "" and name
+    "" (its citation without 「…」, its page title §1 alone), where with the default 經 it is named by its
+    opening words: it is named so whatever the layer (decision 0067: everywhere)."""
+    _import(juan0)
+    contributor, editor = people
+    juan = Juan.objects.get(edition__slug=SLUG, number=0)
+    section = juan.sections.get(position=1)
+    heading = section.pieces.get(text="御製讀論語")
+    assert (section.title, heading.kind) == ("御製讀論語", "label")
+    made = propose(contributor, juan, kind="structure", section=1, piece=heading.position, start=0, end=1,
+                   structure="text", new_layer=layer, reason="御製文之題")
+    accept(made, editor)
+    api = Client().get(f"/api/works/{juan.edition.work_id}/juans/0/sections/1/").json()
+    assert (api["title"], api["name"]) == ("", "御製讀論語")
+    assert [(p["kind"], p["layer"]) for p in api["pieces"] if p["text"] == "御製讀論語"] == [("text", layer)]
+    assert "《論語注疏》卷〇「御製讀論語」（四庫全書・文淵閣本，葉 0-1a）" in api["citation"]
+    page = html.unescape(Client().get(f"/works/{SLUG}/juan/0/1/").content.decode())
+    assert "<title>御製讀論語 · 論語注疏（四庫全書・文淵閣本）卷〇 · 經注閱讀</title>" in page

@@ -19,7 +19,7 @@ from reader.library import export_library
 from reader.models import Edition, Juan, Piece
 from search.backends import SearchQuery
 
-from .conftest import SHARED
+from .conftest import SEED, SHARED
 from .test_corrections import account
 
 FOLDER = SHARED / "corpus" / "kanripo-jingbu" / "KR1h0007"
@@ -48,13 +48,19 @@ def _piece(text):
     return piece.section.position, piece.position, piece.text
 
 
-@pytest.fixture
-def juan4(tmp_path):
-    """卷四 of KR1h0007 as a Kanripo folder of its own (the file as the shared corpus has it)."""
+def one_file(tmp_path, number: int):
+    """The file of juan ``number`` of KR1h0007 as a Kanripo folder of its own under ``tmp_path`` (the
+    file as the shared corpus has it); returns the folder."""
     folder = tmp_path / SLUG
     folder.mkdir()
-    shutil.copy(FOLDER / "KR1h0007_004.txt", folder)
+    shutil.copy(FOLDER / f"KR1h0007_{number:03d}.txt", folder)
     return folder
+
+
+@pytest.fixture
+def juan4(tmp_path):
+    """卷四 of KR1h0007 as a Kanripo folder of its own (``one_file``)."""
+    return one_file(tmp_path, 4)
 
 
 @pytest.fixture
@@ -171,12 +177,9 @@ def test_an_edition_imported_again_with_other_text_sets_aside_what_it_no_longer_
     assert [a.action for a in corrected["pending"].audit.all()] == ["proposed", "re-attached", "re-anchored"]
     assert corrected["pending"].audit.last().detail == ("3.0 8–9 → 3.0 8–9; context 「子曰父母在不逺遊」…「必有方」 → "
                                                         "「子曰父兄在不逺遊」…「必有方」")
-    accept(corrected["pending"], corrected["editor"])
     assert state[corrected["note"].pk][:2] == (SLUG, PRIVATE)
-    html = Client().get(SECTION).content.decode()
-    assert "甲乙丙" not in html and '子曰父兄在不逺遊<span class="corrected">游</span>' in html
-    body = Client().get(PATCH).content.decode()
-    assert body.startswith("Corrections to KR1h0007 (1)\n\n* ") and "「遊」 → 「游」" in body
+    assert "甲乙丙" not in Client().get(SECTION).content.decode()
+    assert Client().get(PATCH).status_code == 404
 
     # an editor's 重新查找 while the text is still other: refused with the reason, nothing changed
     other_editor = account("er2", "editor")
@@ -322,3 +325,30 @@ def test_a_correction_stays_when_a_reimport_changes_a_character_beside_it(juan4,
     assert (made.status, made.status_reason) == (SET_ASIDE, (
         "此處「父」今作「夫」 (its own text changed: between its context, 「子曰」 and 「毋之年不可不知也一則以喜」, "
         f"section {section}, piece {position}, character 2 now reads 「夫」, not 「父」)"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_removed_named_edition_says_which_edition_name_brings_its_proposals_back(search_backend, capsys):
+    """禮書綱目 卷十 imported with ``--edition 四庫全書本`` is the edition 禮書綱目-四庫全書本; a pending
+    proposal of it, ``remove_texts 禮書綱目``, then ``import_texts`` of the same file without --edition:
+    the new edition is 禮書綱目 (a work's edition without a name has the work's slug), so the
+    proposal stayed unattached (「已移除，重新匯入後方可採納」) and nothing said why. The import now says
+    which --edition gives it back, and that import does."""
+    seed = str(SEED)
+    call_command("import_texts", seed, "--edition", "四庫全書本", stdout=open("/dev/null", "w"))
+    juan = Juan.objects.get(edition__slug="禮書綱目-四庫全書本", number=10)
+    waiting = propose(account("cr", "contributor"), juan, kind="text", section=1, piece=1, start=0, end=2,
+                      replacement="大射", reason="r")
+    call_command("remove_texts", "禮書綱目", stdout=open("/dev/null", "w"))
+    capsys.readouterr()
+    call_command("import_texts", seed)
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2] == ("1 pending proposal of the removed edition 禮書綱目-四庫全書本: kept for that edition, not given "
+                       "to 禮書綱目; import the files with --edition 四庫全書本 to give them back")
+    waiting.refresh_from_db()
+    assert (waiting.edition_id, waiting.edition_slug, waiting.status) == (None, "禮書綱目-四庫全書本", PENDING)
+    call_command("import_texts", seed, "--edition", "四庫全書本")
+    assert not any("removed edition" in line for line in capsys.readouterr().out.splitlines())
+    waiting.refresh_from_db()
+    assert (waiting.edition.slug, waiting.status, waiting.status_reason) == ("禮書綱目-四庫全書本", PENDING, "")
+    assert [a.action for a in waiting.audit.all()] == ["proposed", "re-attached"]

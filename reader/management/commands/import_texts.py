@@ -32,8 +32,8 @@ from reader.importers.files import TRUST_CHOICES, read_document
 from reader.importers.loader import file_juans, juan_key, juan_to_replace, load_documents
 from reader.importers.readahead import read_ahead
 from reader.importers.worklock import WorkBusyError, WorkLocks, work_name
-from reader.models import Juan, Work
-from reader.signals import IndexBatches, index_batch_chars, juans_indexed_as_stored
+from reader.models import Edition, Juan, Work
+from reader.signals import IndexBatches, editions_imported, index_batch_chars, juans_indexed_as_stored
 
 TEXT_SUFFIXES = {".txt"}
 #: From this many files on, the index is updated once per batch of files instead of per file:
@@ -278,6 +278,7 @@ class Command(BaseCommand):
     def run_import(self, files: list[Path], refused: list[str], opts: dict, locks: WorkLocks) -> None:
         """Store ``files`` (``handle`` without ``--explain``), holding each work in ``locks``."""
         works, juans, sections, notes, failures, skipped, unchanged = set(), 0, 0, 0, list(refused), [], 0
+        editions: set[int] = set()
         claimed: dict[tuple[str, int], Path] = {}
         # The stored juans a file may leave as they are (asked once, when a file would replace one):
         # those the index holds as stored (a juan it lacks is stored again, which repairs the index).
@@ -362,6 +363,7 @@ class Command(BaseCommand):
                     for warning, count in collapse(result.warnings):
                         say(f"note: {warning}" + (f" (and {count - 1} more like it)" if count > 1 else ""))
                     works.add(result.juan.work_id)
+                    editions.add(result.juan.edition_id)
                     juans += 1
                     sections += result.sections
                     notes += result.notes
@@ -375,6 +377,10 @@ class Command(BaseCommand):
             raise stopped("interrupted.") from None
         landed.finish()
         locks.indexing()  # every file stored: readers of the stored texts need not wait for the index
+        for _, lines in editions_imported.send(sender=Edition, editions=list(Edition.objects.filter(
+                pk__in=editions).select_related("work"))) if editions else ():
+            for line in lines or ():
+                self.stdout.write(line)
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
                           + (f" ({unchanged} juans unchanged, kept as stored and not indexed again)" if unchanged else "")
                           + (f"; {len(skipped)} files without text skipped" if skipped else "")
