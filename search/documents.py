@@ -62,6 +62,8 @@ ANALYSIS_CHANGES = {
     2: "a work without a Kanripo ID after the Kanripo works of its class in the hit order",
     3: "a passage's section title as corrected: a line a correction made a heading titles its untitled section, "
        "a heading a correction made text titles nothing (decision 0067)",
+    4: "鑑 and 鑒, 歎 and 嘆, 濕 and 溼, 繞 and 遶, 證 and 証, 諡 and 謚, 逾 and 踰, 汎 and 泛, 巖 and 岩, 貍 and 狸, "
+       "嶽 and 岳, 鍊 and 煉, 挽 and 輓 one character each in a passage's search keys (the folding table, decision 0073)",
 }
 ANALYSIS = max(ANALYSIS_CHANGES)
 

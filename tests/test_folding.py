@@ -264,6 +264,30 @@ def test_a_rare_form_folds_with_the_character_the_texts_write_it_for():
     assert found("災") == found("烖") == "災烖烖烖烖烖" and found("灾") == "災灾烖烖烖烖烖"
 
 
+def test_one_word_written_two_ways_is_found_by_either_graph():
+    """Two standard characters the MOE table and 漢語大字典 give as one word written two ways
+    (fold_exceptions.tsv, decision 0073): a juan that prints both is searched as one character, each
+    query finding both places; 后/後 and 于/於 stay apart."""
+    from characters.simplified import TRADITIONAL
+    from search.matching import find_occurrences
+    corpus = ROOT.parent / "shared" / "corpus"
+
+    def found(path, query):
+        text = (corpus / path).read_text(encoding="utf-8")
+        return ["".join(text[max(0, s - 2):e + 2].split()) for s, e in find_occurrences(text, query, script=TRADITIONAL)]
+
+    # 前漢書 卷五十七 (司馬相如傳): 「其埤溼則生藏莨蒹葭」 and 顏師古's 「下濕曰隰」
+    wet = "kanripo-commentary/KR2a0007/KR2a0007_057.txt"
+    assert found(wet, "溼") == found(wet, "濕") == ["其埤溼則生", "也下濕曰隰"]
+    # 史記 卷三 (殷本紀): 「西伯昌聞之竊嘆」, and the 括地志 its note quotes: 「箕子狂乃歎曰」
+    sigh = "kanripo-commentary/KR2a0004/KR2a0004_003.txt"
+    assert found(sigh, "嘆") == found(sigh, "歎") == ["之竊嘆崇侯", "狂乃歎曰主"]
+    # 儀禮鄭註句讀 卷七: 張爾岐's 「以証沙酒之義」 and 「文證此設楅」
+    proof = "kanripo/KR1d0038/KR1d0038_007.txt"
+    assert found(proof, "証") == found(proof, "證") == ["牲以証沙酒", "記文證此設"]
+    assert fold("鑒遶謚踰泛岩狸岳煉輓") == "鑑繞諡逾汎巖貍嶽鍊挽" and fold("後於") == "後於" != fold("后于")
+
+
 def test_no_two_moe_regular_characters_are_folded_together():
     # (the MOE table also names a few regulars by a compatibility ideograph: NFC makes them one)
     # except the pairs the folding policy folds (汰/汏, 茲/玆, 本/夲, …: one character written two ways)
@@ -274,7 +298,9 @@ def test_no_two_moe_regular_characters_are_folded_together():
         by_canon.setdefault(fold_char(r), set()).add(r)
     joined = {k: v for k, v in by_canon.items() if len(v) > 1}
     assert all(frozenset(v) in policy for v in joined.values()), joined
-    assert sorted("".join(sorted(v)) for v in joined.values()) == ["夲本", "汏汰", "玆茲", "谷𧮫"]
+    # (嘆/歎 … 鑑/鑒: one word written two ways, folded by hand with the MOE table and 漢語大字典, decision 0073)
+    assert sorted("".join(sorted(v)) for v in joined.values()) == [
+        "嘆歎", "夲本", "岳嶽", "挽輓", "汎泛", "汏汰", "溼濕", "煉鍊", "狸貍", "玆茲", "諡謚", "谷𧮫", "踰逾", "鑑鑒"]
     assert [r for r in regulars if fold_char(r) != r and not any(r in p for p in policy)] == []
 
 
