@@ -221,7 +221,7 @@ def test_the_document_lists_every_route_that_answers_json(schema, client, seed_j
     answered.pop("/api/schema/")  # the document itself
     assert "/chars/{char}/" in answered and "/corrections/annotations/{slug}.jsonld" in answered
     assert "/search/juan-labels/" in answered
-    assert len(answered) == 28, sorted(answered)
+    assert len(answered) == 26, sorted(answered)  # not the layer check's two: a 404 on the seed, no reference held
     assert sorted(set(answered) - set(schema["paths"])) == []
 
 
@@ -364,8 +364,8 @@ def test_every_json_answer_has_the_fields_its_schema_names(schema, client, seed_
     for path, item in schema["paths"].items():
         content = item["get"]["responses"]["200"].get("content", {})
         media = next((m for m in content if "json" in m), None)
-        if media is None or path == "/api/schema/":
-            continue
+        if media is None or path == "/api/schema/" or path.endswith("/layer-check/"):
+            continue  # the layer check: the seed has no reference, a 404 (test_juan_layer_check: its payload whole)
         ids = {"id": str(seed_juan.edition_id if path.startswith("/api/editions/") else seed_juan.work_id)}
         url = re.sub(r"\{(\w+)\}", lambda m: {**values, **ids}[m.group(1)], path)
         response = client.get(url, QUERIES.get(path, {}), HTTP_ACCEPT="application/json")
@@ -374,7 +374,7 @@ def test_every_json_answer_has_the_fields_its_schema_names(schema, client, seed_
         shape = resolved(content[media]["schema"], schema["components"]["schemas"])
         assert drift(json.loads(body), shape) == [], url
         compared.append(path)
-    assert len(compared) == 28, compared
+    assert len(compared) == 26, compared
     search, _ = response_schema(schema, "/api/search/")
     for query in ({"q": "鵠", "dynasty": "唐"}, {"q": "鵠", "commentator": "鄭"}, {"q": "鵠", "page_size": "200"}):
         assert drift(client.get("/api/search/", query).json(), search) == [], query
