@@ -78,18 +78,21 @@ def test_a_pian_of_a_zhangju_commentary_is_headed_without_a_number():
     """趙岐's 孟子章句 heads each 篇 with its name, 章句 and its part: 孟子 四部叢刊 (卷一)
     ``梁惠王章句上(梁惠王者魏惠王也…)`` over four lines of its note, 孟子注疏 ``梁恵王章句上音義(…)``. Both
     were classic text at the juan's head; each is the chapter's title, its note the heading's own, and the
-    classic opens with 孟子見梁惠王. A line so worded after the juan's head is no heading: 孟子注疏's 卷一下
-    prints the 篇 again as a label, its 考證 quotes it (``梁惠王章句上注魏惠王…``)."""
+    classic opens with 孟子見梁惠王. So is the heading at the head of a printed 卷 that opens inside the file,
+    under its title line and byline: 孟子注疏's 卷一下 prints the 篇 again (its second half). A line so worded
+    elsewhere is no heading: the 考證 quotes it (``梁惠王章句上注魏惠王…``)."""
     chapter = _read("kanripo-references/KR1h0002/KR1h0002_001.txt").chapters[0]
     assert (chapter.title, chapter.heading) == ("梁惠王章句上", "梁惠王章句上")
     assert [(p.kind, p.text[:12]) for p in chapter.sections[0].pieces[:3]] == [
         (NOTE, "梁惠王者魏惠王也魏國名惠"), (TEXT, "孟子見梁惠王"), (NOTE, "孟子適梁魏惠王禮請孟子見")]
     assert chapter.sections[0].paragraphs[0][0].layout[-1] == (146, ")¶\n")
     doc = _read("kanripo-jingbu/KR1h0003/KR1h0003_001.txt")
-    assert [c.title for c in doc.chapters] == ["梁恵王章句上", "卷一上考證", "卷一下", "卷一下考證"]
+    assert [c.title for c in doc.chapters] == ["梁恵王章句上", "卷一上考證", "梁惠王章句上", "卷一下考證"]
     assert [(p.kind, p.layer_name, p.text[:6]) for p in doc.chapters[0].sections[0].pieces[:3]] == [
         (LABEL, "音義", "音義"), (NOTE, "音義", "丁云案史記梁"), (LABEL, "趙注", "注")]
-    assert [(p.kind, p.text) for p in doc.chapters[2].sections[0].pieces[:1]] == [(LABEL, "梁惠王章句上")]
+    assert doc.chapters[2].heading == "梁惠王章句上"
+    assert [(p.kind, p.text) for p in doc.chapters[2].sections[0].pieces[:1]] == [(TEXT, "孟子見梁襄王出語人曰望之不似人君")]
+    assert doc.chapters[1].sections[0].pieces[0].text.startswith("梁惠王章句上注魏惠王")
 
 
 def test_a_pian_heading_with_its_commentator_and_the_count_of_its_zhang():

@@ -307,14 +307,14 @@ def test_a_seam_where_a_character_repeats_is_settled_in_reading_order():
 
 def test_juan_titles_and_bylines_left_in_the_text_are_labels():
     """河上公 (道藏): the pages of one juan's end and the next one's start are bound together, and the
-    transcription leaves their titles in the text (``…天下將自正定也道德眞經註卷之二道德眞經註卷之三知三``,
-    where 知三 is the case's 千字文 mark) and the byline line (``河上公章句``) as the classic: they
-    are labels, neither classic nor commentary. 卷三 opens with no byline of its own; the one it
-    prints before 卷四's first chapter names its commentator."""
+    transcription leaves their end titles in the text (``…天下將自正定也道德眞經註卷之二``): they are
+    labels, neither classic nor commentary. The next 卷's head (``道德眞經註卷之三知三``, where 知三 is the
+    case's 千字文 mark, and its byline line ``河上公章句``) is a printed 卷's head, layout
+    (``printed_juans.inner_heads``), as 卷之二's is. 卷三 opens with no byline of its own; the one it
+    prints under 卷四's title names its commentator."""
     doc = parse_mandoku(HESHANG.read_text(encoding="utf-8"), str(HESHANG))
     labels = [p.text for p in doc.all_pieces() if p.kind == LABEL]
-    assert labels == ["\u3000河上公章句", "道德眞經註卷之一", "河上公章句", "道德眞經註卷之二", "道德眞經註卷之三知三",
-                      "河上公章句"]
+    assert labels == ["\u3000河上公章句", "道德眞經註卷之一", "道德眞經註卷之二"]
     assert [p.text for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == COMMENTARY][-1] == "能如是者天下將自正定也"
     raw = HESHANG_2.read_text(encoding="utf-8")
     doc = parse_mandoku(raw, str(HESHANG_2))
@@ -322,7 +322,7 @@ def test_juan_titles_and_bylines_left_in_the_text_are_labels():
     assert doc.bylines == [{"dynasty": "", "place": "", "name": "河上公", "role": "章句"}]
     notes = [p for p in doc.all_pieces() if p.kind == TEXT and p.effective_layer == COMMENTARY]
     assert {(p.layer_name, p.commentator) for p in notes} == {("章句", "河上公")}
-    assert [p.text for p in doc.all_pieces() if p.kind == LABEL] == ["河上公章句", "道德眞經註卷之四"]
+    assert [p.text for p in doc.all_pieces() if p.kind == LABEL] == ["道德眞經註卷之四"]
 
 
 def test_a_note_repeating_the_classic_leaves_the_classic_its_first_copy():

@@ -208,8 +208,9 @@ def test_a_four_ku_file_of_several_printed_juans_marks_them_by_its_juan_parts():
     mid-file ones), each followed by the editors' 考證 on it: 前漢書 KR2a0007_001 holds 卷一上 and 卷一下,
     _027 卷二十七上 … 卷二十七下之下, _099 卷九十九上, 中 and 下; 後漢書 KR2a0009_001 卷一上 and 卷一下;
     禮書綱目 KR1d0086_002 卷首中 and 卷首下; 讀禮通考 KR1d0051_056 卷五十六 and its 補遺. Each chapter
-    names its own 卷, a 考證 the 卷 it follows. 後漢書 KR2a0009_084's second part is 卷八十四考燈 (a
-    misreading of 考證): one printed 卷, nothing marked. The files write back byte for byte."""
+    names its own 卷, a 考證 the 卷 it follows. 後漢書 KR2a0009_084's second part Kanripo writes 卷八十四考燈
+    (a misreading of 考證); its title line prints 後漢書卷八十四考證: one printed 卷 and its 考證, labelled
+    卷八十四, nothing marked. The files write back byte for byte."""
     raw = (HANSHU / "KR2a0007_001.txt").read_text(encoding="utf-8")
     assert part_lines(raw, "前漢書") == [(6, "卷一上"), (854, "卷一下")]
     assert [(c.title, c.printed_juan) for c in parsed(HANSHU / "KR2a0007_001.txt").chapters] == [
@@ -231,7 +232,11 @@ def test_a_four_ku_file_of_several_printed_juans_marks_them_by_its_juan_parts():
     assert [(c.title, c.printed_juan) for c in parsed(JINGBU / "KR1d0051" / "KR1d0051_056.txt").chapters] == [
         ("", "卷五十六"), ("卷五十六補遺", "卷五十六補遺")]
     odd = parsed(HOU_HANSHU / "KR2a0009_084.txt")
-    assert (odd.juan_label, {c.printed_juan for c in odd.chapters}) == ("卷八十四・卷八十四考燈", {""})
+    assert (odd.juan_label, {c.printed_juan for c in odd.chapters}) == ("卷八十四", {""})
+    kaozheng = odd.chapters[1]
+    assert (kaozheng.title, len(kaozheng.sections)) == ("卷八十四考證", 1)
+    assert {(p.effective_layer, p.layer_name) for p in kaozheng.sections[0].pieces} == {(EDITORIAL, "考證")}
+    assert kaozheng.sections[0].pieces[1].text.startswith("河間男子趙騰詣闕上書")
     assert part_lines((HANSHU / "KR2a0007_002.txt").read_text(encoding="utf-8"), "前漢書") == []
 
 
@@ -313,7 +318,7 @@ def test_a_file_of_several_printed_juans_marks_them_by_the_titles_it_prints():
     assert part_lines(raw, "孟子注疏") == [(11, "卷一上"), (464, "卷一下")]
     doc = parsed(MENGZI / "KR1h0003_001.txt")
     assert [(c.title, c.printed_juan) for c in doc.chapters] == [
-        ("梁恵王章句上", "卷一上"), ("卷一上考證", "卷一上"), ("卷一下", "卷一下"), ("卷一下考證", "卷一下")]
+        ("梁恵王章句上", "卷一上"), ("卷一上考證", "卷一上"), ("梁惠王章句上", "卷一下"), ("卷一下考證", "卷一下")]
     raw = (HESHANG / "KR5c0065_002.txt").read_text(encoding="utf-8")
     assert part_lines(raw, "道德真經注") == [(1, "卷之一"), (303, "卷之二"), (674, "卷之三")]
     second, third = (parsed(HESHANG / f"KR5c0065_00{n}.txt") for n in (2, 3))
@@ -330,23 +335,80 @@ def test_a_file_of_several_printed_juans_marks_them_by_the_titles_it_prints():
 
 @pytest.mark.django_db
 def test_mengzi_zhushu_is_cited_and_listed_by_its_printed_juans(tmp_path, client):
-    """Imported, 孟子注疏's files 1 and 2: a section of 卷一下 is cited under 卷一下, the juan names each
-    卷 once; the work page lists 卷一上, 卷一下, 卷二上, 卷二下, each 卷 that opens inside its file linked to
-    its first section, and counts 2 卷 printed in 4."""
+    """Imported, 孟子注疏's files 1 and 2: a section of 卷一下 is cited under 卷一下 and the 篇 heading
+    printed under its title line (梁惠王章句上, the 篇's second half), as 卷一上's heads its chapter; the
+    juan names each 卷 once with its 篇; the work page lists 卷一上, 卷一下, 卷二上, 卷二下 with their 篇,
+    each 卷 that opens inside its file linked to its first section, and counts 2 卷 printed in 4."""
     first, second = imported(tmp_path, MENGZI, "KR1h0003_001.txt", "KR1h0003_002.txt")
     chapters = list(Chapter.objects.filter(juan=first).order_by("position"))
-    assert juan_citation_text(first, chapters).split("》")[1] == "卷一上〈梁恵王章句上〉・卷一下（四庫全書・文淵閣本，Kanripo KR1h0003_001）"
+    assert juan_citation_text(first, chapters).split("》")[1] == (
+        "卷一上〈梁恵王章句上〉・卷一下〈梁惠王章句上〉（四庫全書・文淵閣本，Kanripo KR1h0003_001）")
     opening = Section.objects.filter(juan=first, chapter=chapters[2]).order_by("position").first()
     section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(pk=opening.pk)
-    # its 篇 heading 梁惠王章句上 (the 篇's second half) titles its first section
-    assert (section.position, citation_text(section).split("》")[1]) == (8, "卷一下「梁惠王章句上」（四庫全書・文淵閣本，葉 1-24a）")
+    assert (section.position, citation_text(section)) == (8, (
+        "〔漢〕趙岐注　〔宋〕孫奭疏《孟子注疏》卷一下〈梁惠王章句上〉「孟子見梁襄王出語…」（四庫全書・文淵閣本，葉 1-24a）"))
     slug = first.edition.slug
     body = client.get(f"/works/{slug}/").content.decode()
     listed = body.split('<ol class="juans">')[1].split("</ol>")[0]
     items = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", li)).strip() for li in listed.split("<li>")[1:]]
     links = re.findall(r'<li><a href="([^"]+)">', listed)
-    assert items == ["卷一上 〈梁恵王章句上〉 附〈卷一上考證〉 7 節 引文", "卷一下 附〈卷一下考證〉 4 節",
-                     "卷二上 〈梁惠王章句下〉 附〈卷二上考證〉 10 節 引文", "卷二下 附〈卷二下考證〉 8 節"]
+    assert items == ["卷一上 〈梁恵王章句上〉 附〈卷一上考證〉 7 節 引文", "卷一下 〈梁惠王章句上〉 附〈卷一下考證〉 4 節",
+                     "卷二上 〈梁惠王章句下〉 附〈卷二上考證〉 10 節 引文", "卷二下 〈梁惠王章句下〉 附〈卷二下考證〉 8 節"]
     # 卷一上's 6 sections and its 考證's 1: 卷一下 opens at section 8; 卷二上's 9 and 1: 卷二下 at 11
     assert [link.split(f"/works/{slug}/juan/")[1] for link in links] == ["1/", "1/8/", "2/", "2/11/"]
     assert '<p class="juan-count">2 卷（分爲 4 卷）</p>' in body
+
+
+LISHU = SHARED / "corpus" / "kanripo-jingbu"
+
+
+def test_a_printed_juan_whose_title_line_opens_inside_the_file_is_a_part_of_it():
+    """Three 四庫 files bind a second 卷 that neither a ``JUAN`` line nor a 考證 before it marks: after the
+    first 卷's end title, its leaf opens with 欽定四庫全書, its title line and its byline (禮書
+    KR1d0084_041 禮書卷四十二 and 宋　陳祥道　撰; 儀禮經傳通解 KR1d0085_013 儀禮經傳通解巻十四; 七經孟子考文補遺
+    KR1g0020_071 七經孟子考文補遺卷七十一下 over 日本山井鼎 / 物觀　撰, then 春秋左傳註疏第十九下). Each is
+    a part (``printed_juans.inner_heads``) whose chapters name that 卷; the head is layout, no text (禮書's
+    欽定四庫全書 and byline were a section 〈宋　陳祥道　撰〉), Kanripo's bare 卷 label over the collection
+    line (``卷十四``, ``卷七十一下``) with it; the first 卷's end title ends its last chapter."""
+    lishu = parsed(LISHU / "KR1d0084" / "KR1d0084_041.txt")
+    assert [(c.title, c.printed_juan, len(c.sections)) for c in lishu.chapters] == [
+        ("", "卷四十一", 3), ("卷四十二", "卷四十二", 3)]
+    assert not any("陳祥道" in p.text or "欽定四庫全書" in p.text for p in lishu.all_pieces())
+    assert [s.title for s in lishu.sections] == ["明堂朝諸侯之位", "壇壝宫", "", "", "", "聘儀"]
+    yili = parsed(LISHU / "KR1d0085" / "KR1d0085_013.txt")
+    assert [(c.title, c.printed_juan) for c in yili.chapters] == [("", "卷十三"), ("巻十四", "巻十四")]
+    assert not any(p.text.startswith(("卷十四", "欽定四庫全書")) for p in yili.all_pieces())
+    kaowen = parsed(LISHU / "KR1g0020" / "KR1g0020_071.txt")
+    assert [(c.title, c.printed_juan) for c in kaowen.chapters] == [
+        ("春秋左傳註疏第十九上", "卷七十一上"), ("春秋左傳註疏第十九下", "卷七十一下")]
+    assert [s.title for s in kaowen.chapters[1].sections][:2] == ["文公十一年", "文公十二年"]
+    assert not any("山井鼎" in p.text or p.text == "卷七十一下" for p in kaowen.all_pieces())
+
+
+@pytest.mark.django_db
+def test_each_printed_juan_of_such_a_file_is_cited_by_its_own_number(tmp_path, client):
+    """Imported, 禮書 KR1d0084_041: a section of 卷四十二 is cited under 卷四十二, the juan names both 卷; the
+    chapter of 卷四十二 shows the head its leaf prints and the chapter of 卷四十一 its end title (API)."""
+    (juan,) = imported(tmp_path, LISHU / "KR1d0084", "KR1d0084_041.txt")
+    chapters = list(Chapter.objects.filter(juan=juan).order_by("position"))
+    assert juan_citation_text(juan, chapters) == "〔宋〕陳祥道《禮書》卷四十一・卷四十二（四庫全書・文淵閣本，Kanripo KR1d0084_041）"
+    opening = Section.objects.filter(juan=juan, chapter=chapters[1]).order_by("position").first()
+    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(pk=opening.pk)
+    assert (section.position, citation_text(section)) == (4, "〔宋〕陳祥道《禮書》卷四十二「盟珠盤玉敦周禮司…」（四庫全書・文淵閣本，葉 41-13a）")
+    data = client.get(f"/api/editions/{juan.edition_id}/juans/41/").json()
+    assert [(c["title"], c["printed_head"], c["printed_end"]) for c in data["chapters"]] == [
+        ("", [], ["禮書卷四十一"]),
+        ("卷四十二", [{"kind": "title", "text": "禮書卷四十二"}, {"kind": "byline", "text": "宋\u3000陳祥道\u3000撰"}], [])]
+
+
+@pytest.mark.django_db
+def test_a_kaozheng_kanripo_misnames_is_cited_as_its_title_line_prints_it(tmp_path, client):
+    """後漢書 KR2a0009_084: Kanripo's ``JUAN 卷八十四考燈`` (and its Readme) misread the title line
+    後漢書卷八十四考證; the juan is cited and listed as 卷八十四 with its 考證, as 卷八十三 is."""
+    (juan,) = imported(tmp_path, HOU_HANSHU, "KR2a0009_084.txt")
+    chapters = list(Chapter.objects.filter(juan=juan).order_by("position"))
+    assert juan.label == "卷八十四"
+    assert juan_citation_text(juan, chapters).split("》")[1] == "卷八十四〈楊震列傳第四十四〉（四庫全書・文淵閣本，Kanripo KR2a0009_084）"
+    last = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(
+        juan=juan, chapter=chapters[1])
+    assert citation_text(last).split("》")[1] == "卷八十四〈卷八十四考證〉（四庫全書・文淵閣本，葉 84-33a）"

@@ -542,7 +542,7 @@ def test_the_kaozheng_after_a_juans_end_title_is_the_editors_entries_whole():
     as the editors' 按, so 趙注 searches found the editors' quotation again; 故以大梁别之, an
     entry's last line, was a section title."""
     doc = parse_real("KR1h0003/KR1h0003_001.txt")
-    assert [c.title for c in doc.chapters] == ["梁恵王章句上", "卷一上考證", "卷一下", "卷一下考證"]
+    assert [c.title for c in doc.chapters] == ["梁恵王章句上", "卷一上考證", "梁惠王章句上", "卷一下考證"]
     pieces = doc.all_pieces()
     entries = [p for p in pieces if p.effective_layer == EDITORIAL]
     assert len(entries) == KAOZHENG_ENTRIES_KR1H0003_001
@@ -550,8 +550,8 @@ def test_the_kaozheng_after_a_juans_end_title_is_the_editors_entries_whole():
     assert entries[0].text == ("梁惠王章句上注魏惠王居於大梁故號曰梁王○臣齊燾按漢書地理志魏初都安邑在漢河東郡安邑"
                                "縣至惠王徙大梁在漢陳留郡浚儀縣魏地有少梁故以大梁别之")
     assert not any(s.title == "故以大梁别之" for s in doc.sections)
-    # 卷一下 opens with its 篇 title; its byline, printed again under its title, is no text
-    assert doc.chapters[2].sections[0].pieces[0].text == "梁惠王章句上"
+    # 卷一下 opens with its 篇 heading; its byline, printed again under its title, is no text
+    assert (doc.chapters[2].heading, doc.chapters[2].sections[0].pieces[0].text) == ("梁惠王章句上", "孟子見梁襄王出語人曰望之不似人君")
     assert not any("孫奭" in p.text for p in pieces)
     assert render_mandoku(doc) == (JINGBU / "KR1h0003/KR1h0003_001.txt").read_text(encoding="utf-8")
 

@@ -602,6 +602,40 @@ def juan_label_parts(labels: list[str]) -> list[str]:
 KAOZHENG = ("考證", "考証")
 
 
+def printed_part_name(value: str, printed: str) -> str:
+    """The name of a ``#+PROPERTY: JUAN value`` part whose own title line prints ``printed`` (its
+    label, "" for none): that label where it names the editors' 考證 on the 卷 ``value`` names and
+    ``value``, Kanripo's reading of the same title, differs from it only in the word that would
+    say so (後漢書 KR2a0009_084 ``JUAN 卷八十四考燈`` over ``　後漢書卷八十四考證``: 卷八十四考證, a 考證,
+    as the book prints it); ``value`` otherwise. The stored line is not changed; the part is
+    named, labelled and read as the print names it."""
+    if not printed.endswith(KAOZHENG) or value.endswith(KAOZHENG) or len(value) != len(printed):
+        return value
+    return printed if value[:-2].translate(TITLE_VARIANTS) == printed[:-2].translate(TITLE_VARIANTS) else value
+
+
+def printed_part_names(text: str, header: Header) -> dict[str, str]:
+    """``{value: name}`` for each ``#+PROPERTY: JUAN`` part of ``text`` that its own title line (the
+    first line after it that is no page break, blank, org or collection line, read by
+    ``header.title_line``) names otherwise (``printed_part_name``): 後漢書 KR2a0009_084
+    ``{"卷八十四考燈": "卷八十四考證"}``; {} for every other file of the shared corpus."""
+    lines = text.splitlines()
+    out = {}
+    for k, line in enumerate(lines):
+        if not line.startswith("#+PROPERTY: JUAN"):
+            continue
+        value = part_name(line.split("JUAN", 1)[1].strip())
+        j = k + 1
+        while j < len(lines) and (lines[j].startswith("#") or BLANK.match(lines[j]) or PB_ONLY.match(lines[j])
+                                  or COLLECTION.match(lines[j])):
+            j += 1
+        m = header.title_line(lines[j]) if j < len(lines) else None
+        name = printed_part_name(value, m["label"] if m and not m["rest"] and not m["note"] else "")
+        if name != value:
+            out[value] = name
+    return out
+
+
 #: A page id of a Kanripo file's ``<pb:…>`` (``KR5c0065_HFL_001-001b``): the text's ID and the edition's code.
 PAGE_ID = re.compile(r"^(?P<id>[A-Za-z0-9]+?)_(?P<ed>[^_]+)_")
 
@@ -711,7 +745,8 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
             column = m.group(0).index("JUAN") + len("JUAN") + 1
             doc.warnings.append(f"{path}:{line}:{column}: #+PROPERTY: JUAN has no value; "
                                 "the juan's label is taken from its title line, as when the property is absent")
-    parts = [part_name(v) for v in parts if v and not v.isdigit()]  # [進表]: 進表, as the Readme writes it
+    renamed = printed_part_names(text, header)  # 卷八十四考燈 under its title 後漢書卷八十四考證: 卷八十四考證
+    parts = [renamed.get(part_name(v), part_name(v)) for v in parts if v and not v.isdigit()]  # [進表]: 進表
     doc.juan_parts = list(dict.fromkeys(parts))
     readme_labels: list[str] = []
     if readme:
@@ -728,7 +763,7 @@ def fill_metadata(doc: JuanDocument, header: Header, found: dict, text: str, pat
                 if name:
                     section_names[sm["num"]] = name
             elif title and not title.isdigit():
-                readme_labels.append(title)
+                readme_labels.append(renamed.get(title, title))
     title_match = found.get("title")
     title_label = title_match["label"] if title_match else ""
     if doc.edition in DAOZANG_EDITIONS and (mark := DAOZANG_MARK.match(title_label)):

@@ -19,7 +19,8 @@ from ..bylines import readings_part, role_apart
 from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterDoc, JuanDocument
 from ..errors import TextFormatError
 from .tls import org_title, table_row
-from .header import COLLECTION, FILE_PROPERTY, KAOZHENG, PROPERTY, collation_part, file_juans, part_title, ORG_HEADING
+from .header import (COLLECTION, FILE_PROPERTY, KAOZHENG, PROPERTY, collation_part, file_juans, part_title,
+                     printed_part_name, ORG_HEADING)
 from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_notes, listed_heading, listed_titles,
                        printed_title)
 from .lines import (
@@ -28,6 +29,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
+from .printed_juans import at_printed_head, inner_heads
 from .divisions import (NOTED_ZHANG, fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
                         noted_heading, number_noted_heading)
 from .paratext import document_head, front_juan
@@ -173,6 +175,9 @@ class LineLoop:
         # KR3l0002_001): a chapter of its own, named after them; the 篇 headings it prints name the 篇
         # its notes are on, no chapter of the juan (``notes``: no heading is read while it is set)
         holds_own = bool(file_juans("\n".join(lines), self.header.work))
+        # a printed 卷's title line inside a file that names its 卷 by their title lines (禮書 KR1d0084_041
+        # 卷四十二 under 欽定四庫全書, after 卷四十一's end title): a part, as a ``JUAN`` line's
+        heads, head_marks = inner_heads(self.text, self.header.work) if not self.header.tls else ({}, set())
         notes = collation_part(self.header.prop("FILE"), self.header.work) if holds_own else ""
         if notes:
             units.append(Unit("part", start + 1, chapter=ChapterDoc(title=notes, heading=None)))
@@ -224,10 +229,12 @@ class LineLoop:
                 if m and line.startswith("#+PROPERTY: JUAN") and i > start:
                     # A new part of the juan: the layout before it stays behind.
                     flush_trailing()
-                    part_value = line.split("JUAN", 1)[1].strip()
+                    j, printed = self.header.read_header(lines, i + 1, end, first=False)
+                    title_line = printed.get("title")  # 後漢書卷八十四考證 under Kanripo's JUAN 卷八十四考燈
+                    part_value = printed_part_name(line.split("JUAN", 1)[1].strip(), title_line["label"] or "" if (
+                        title_line and not title_line["rest"] and not title_line["note"]) else "")
                     kaozheng = part_value.endswith(KAOZHENG)
                     spaced = kaozheng and spaced_entries(lines, i + 1, end)
-                    j, _ = self.header.read_header(lines, i + 1, end, first=False)
                     pending = [lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i, j)]
                     notes = next((collation_part(lines[k].split("FILE", 1)[1].strip(), self.header.work)
                                   for k in range(i + 1, j) if FILE_PROPERTY.match(lines[k])), "") if holds_own else ""
@@ -285,27 +292,43 @@ class LineLoop:
                 found = unmarked_parts(lines, i, end)  # 孟子注疏 卷首: 孟子音義序 over 孟子音義序考證
                 parts_at.update(found if found and not self.header.closing_line(line) else {})
             if BLANK.match(line) or (not self.header.tls and "(" not in line and self.header.closing_line(line)) or (
-                    kaozheng and COLLECTION.match(line)):  # the next juan's head after a 考證 (孟子注疏 卷一下)
+                    kaozheng and COLLECTION.match(line)) or i in head_marks or i in heads:
+                # the next juan's head after a 考證 (孟子注疏 卷一下) or a 卷's end title (禮書 卷四十二)
+                bare = line.strip(IDEO_SPACE + PILCROW) if not BLANK.match(line) else ""
+                label = KAOZHENG_TITLE.search(bare) if bare and not kaozheng and i not in heads else None
+                following = JUAN_IN_TITLE.search(bare) if bare and kaozheng and not KAOZHENG_TITLE.search(bare) else None
+                head = bool(following) or i in heads
+                if head or label:  # the lines before the new 卷's or 考證's leaf end the last one (its end title)
+                    leaf = max((k for k, kept in enumerate(pending) if PB_ONLY.match(kept)), default=0)
+                    kept, pending = pending[leaf:], pending[:leaf]
+                    flush_trailing()
+                    pending = kept + pending
                 pending.append(raw)
                 para_break = True
                 cont, mode, line_indent, prev_width = None, "main", None, 0
-                bare = line.strip(IDEO_SPACE + PILCROW) if not BLANK.match(line) else ""
-                label = KAOZHENG_TITLE.search(bare) if bare and not kaozheng else None
-                following = JUAN_IN_TITLE.search(bare) if bare and kaozheng and not KAOZHENG_TITLE.search(bare) else None
-                if label or following:
+                if label or head:
                     # a 考證 after the juan's end title in the file (北齊書卷二考證) opens a part of
                     # collation notes (see ``kaozheng``), up to the next juan's title (孟子注疏 卷一下),
                     # a part of its own; these lines and the 考證's own end title are layout
                     kaozheng = bool(label)
                     spaced = kaozheng and spaced_entries(lines, i + 1, end)
-                    title = (label or following).group(0)
+                    title = heads.get(i) or (label or following).group(0)
                     units.append(Unit("part", lineno, chapter=ChapterDoc(title=title, heading=None)))
                     unit, mode, closer_unit = None, "main", None
                     at_start, ji_mode, prev_indent, in_label = True, False, -1, False
-                    while following and i + 1 < end and (BLANK.match(lines[i + 1]) or PB_ONLY.match(lines[i + 1])
-                                                         or self.header.byline_under_title(lines[i + 1])):
-                        i += 1  # the next juan's byline under its title is layout, as in the file's head
-                        pending.append(lines[i] + (nl if (i < n_lines - 1 or final_nl) else ""))
+                    # the next juan's byline under its title is layout, as in the file's head, and the juan's
+                    # byline where its own head prints none (河上公 卷之三's file: 河上公章句 under 卷之四's title)
+                    taken, printed = self.header.read_header(lines, i, end, first=False) if i in heads else (i, {})
+                    after = max(taken, i + 1)
+                    self.heading_bylines.extend([printed["byline"]] if printed.get("byline") else [])
+                    while head and after < end:
+                        byline = self.header.byline_under_title(lines[after])
+                        if not (byline or BLANK.match(lines[after]) or PB_ONLY.match(lines[after])):
+                            break
+                        self.heading_bylines.extend([byline] if byline else [])
+                        after += 1
+                    pending.extend(lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i + 1, after))
+                    i = after - 1
                 i += 1
                 continue
             stripped = line.lstrip(IDEO_SPACE)
@@ -395,7 +418,7 @@ class LineLoop:
                     and indent <= 4 and not notes:
                 m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None) \
                     or (READINGS_ZHANG.match(stripped) if zhang else None) \
-                    or (ZHANGJU_CHAPTER.match(stripped) if not units else None)  # 梁惠王章句上(…) at the juan's head
+                    or (ZHANGJU_CHAPTER.match(stripped) if at_printed_head(units) else None)  # 梁惠王章句上(…)
                 # (the juan's list says it is a 篇: a note after its group is the heading's, 管子
                 # ``輕重丁第八十三　管子輕重十六(右菁茅謀/右石璧謀)``, the sections it holds)
                 m = m if m is None or in_list or noted_rest(stripped[len(m["title"]):]) else None

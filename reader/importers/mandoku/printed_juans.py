@@ -23,6 +23,7 @@ from .header import (COLLECTION, DAOZANG_EDITIONS, DAOZANG_MARK, FILE_VALUE, JUA
                      Header, file_juans, page_edition)
 from .juan_titles import part_name
 from .lines import BLANK, PB_ONLY
+from .units import Unit
 
 #: A ``#+PROPERTY: FILE`` line anywhere in a file (its part: ``卷下之上``).
 _FILE_LINE = re.compile(r"^#\+PROPERTY: FILE " + FILE_VALUE.replace("$", "(?=\n|$)"), re.M)
@@ -44,6 +45,12 @@ def part_lines(text: str, work: str) -> list[tuple[int, str]]:
     line. 世説新語 KR3l0002_002: ``[(8, "卷中之上"), (1140, "卷下之上"), (2270, "卷下之下")]``; 前漢書
     KR2a0007_001: ``[(6, "卷一上"), (854, "卷一下")]``; 孟子注疏 KR1h0003_001 (its ``JUAN`` a number):
     ``[(11, "卷一上"), (464, "卷一下")]``."""
+    return _marked_parts(text, work) or title_lines(text, work)
+
+
+def _marked_parts(text: str, work: str) -> list[tuple[int, str]]:
+    """``part_lines`` by the file's ``FILE`` lines, else its ``JUAN`` lines, where they name two or
+    more printed 卷; [] otherwise (the file names its 卷 by its title lines, or holds one)."""
     held = file_juans(text, work)
     if len(held) >= 2:
         found = [(m.start(), m["part"]) for m in _FILE_LINE.finditer(text) if m["part"] in held]
@@ -54,7 +61,39 @@ def part_lines(text: str, work: str) -> list[tuple[int, str]]:
     for at, label in found:
         if all(label != seen for _, seen in out):
             out.append((text.count("\n", 0, at) + 1, label))
-    return out if len(out) >= 2 else title_lines(text, work)
+    return out if len(out) >= 2 else []
+
+
+def inner_heads(text: str, work: str) -> tuple[dict[int, str], set[int]]:
+    """``({0-based line: label}, {0-based line})``: the title line of each printed 卷 that opens
+    inside a file naming its 卷 only by the title lines it prints (``title_lines`` after the
+    first, which is the juan's own head or the 卷 the file opens inside), and the collection line
+    printed over it (欽定四庫全書: the 四庫 copyists open each 卷 on a new leaf with it, its title
+    line, then its byline). ({}, set()) where ``FILE`` or ``JUAN`` lines name the 卷 (their parts
+    open there) or the file prints one 卷's title. 禮書 KR1d0084_041: ``({140: "卷四十二"}, {139})``,
+    its 卷四十一's end title at line 138 and 卷四十二's head two lines on, inside its one chapter
+    (decision 0062)."""
+    if _marked_parts(text, work):
+        return {}, set()
+    heads = {line - 1: label for line, label in title_lines(text, work)[1:]}
+    lines = text.splitlines()
+    marks = set()
+    for at, label in heads.items():
+        k = _above(lines, at)
+        if k >= 0 and COLLECTION.match(lines[k]):
+            marks.add(k)
+            k = _above(lines, k)
+            if k >= 0 and _same_juan(lines[k].rstrip("¶")) == _same_juan(label):
+                marks.add(k)  # Kanripo's mark of the 卷 over its leaf (``卷十四`` over 欽定四庫全書)
+    return heads, marks
+
+
+def _above(lines: list[str], at: int) -> int:
+    """The index of the last line before ``lines[at]`` that is neither blank nor a page break; -1."""
+    k = at - 1
+    while k >= 0 and (BLANK.match(lines[k]) or PB_ONLY.match(lines[k])):
+        k -= 1
+    return k
 
 
 #: A page's marks and the print's line ends inside a transcribed line (河上公 ``道德眞¶經註卷之¶二``,
@@ -120,14 +159,22 @@ def title_lines(text: str, work: str) -> list[tuple[int, str]]:
     return out
 
 
+def at_printed_head(units: list[Unit]) -> bool:
+    """Whether the line loop, having read ``units``, is at the head of a printed 卷: at the juan's
+    head (nothing read yet), or right after the part that opens a printed 卷 inside the file (its
+    title line, ``PRINTED_PART``: 孟子注疏 KR1h0003_001 卷一下 over 梁惠王章句上, as 卷一上 over
+    梁恵王章句上 at the file's head), not a 考證 or front matter's part."""
+    return not units or (units[-1].kind == "part" and bool(PRINTED_PART.match(units[-1].chapter.title)))
+
+
 def mark_printed_juans(doc: JuanDocument, text: str, work: str) -> None:
     """Set ``printed_juan`` of each chapter of ``doc`` (parsed from ``text``) to the printed 卷 it
     falls in (``part_lines``): the last whose ``FILE`` or ``JUAN`` line comes before the chapter's
     first section's line (前漢書 KR2a0007_001's 〈卷一上考證〉 is 卷一上's). A chapter before the first
     such line (世説新語校語, bound before 卷上之上 in ``_001``) or without a section keeps "". Nothing
     is set in a file that holds one printed 卷, nor in one whose chapters all fall in one (河上公
-    KR5c0065_002's last title, 卷之三's head, holds none; 禮書 KR1d0084_041 prints 卷四十二's title inside
-    its one chapter)."""
+    KR5c0065_002's last title, 卷之三's head, holds none). A later 卷's head opens a part of the file
+    (``inner_heads``), so its text is a chapter of its own (禮書 KR1d0084_041: 卷四十二)."""
     parts = part_lines(text, work)
     if not parts:
         return
