@@ -74,7 +74,8 @@ def test_a_note_made_a_heading_is_a_heading_in_every_reading(juan4, people, sear
     section, position, text = _piece("孔曰見其壽考")
     assert (section, position, text) == (3, 14, "孔曰見其壽考則喜見其衰老則懼")
     stored = juan.sections.get(position=3).pieces.get(position=14)
-    assert (stored.kind, stored.layer, stored.layer_name, stored.commentator) == ("note", "commentary", "何注", "何晏")
+    # 孔安國's part of 何晏's 集解 (孔曰: ``mandoku.collected_notes``)
+    assert (stored.kind, stored.layer, stored.layer_name, stored.commentator) == ("note", "commentary", "何注", "孔安國")
     made = propose(contributor, juan, kind="structure", section=3, piece=14, start=0, end=1, structure="heading",
                    reason="標題")
     accept(made, editor)
@@ -90,8 +91,9 @@ def test_a_note_made_a_heading_is_a_heading_in_every_reading(juan4, people, sear
     hit = Client().get("/api/search/?q=見其壽考").json()["results"][0]
     assert (hit["layer"], hit["layer_name"], hit["commentator"], hit["before"], hit["match"], hit["after"]) == (
         "title", "標題", "", "孔曰", "見其壽考", "則喜見其衰老則懼")
-    # 何晏's notes no longer count it
+    # 何晏's 注 (孔安國's parts included, decision 0058) no longer counts it, nor 孔安國's parts
     assert Client().get("/api/search/?q=見其壽考&commentator=何晏").json()["count"] == 0
+    assert Client().get("/api/search/?q=見其壽考&commentator=孔安國").json()["count"] == 0
 
 
 @pytest.fixture

@@ -133,8 +133,11 @@ def test_lunyu_zhushu_note_runs_on_across_a_section_cut_for_size():
     at = pieces.index((TEXT, CLASSIC, "", "子曰道千乘之國"))
     assert pieces[at + 1:at + 3] == [(LABEL, COMMENTARY, "", "注"), (NOTE, COMMENTARY, "", "馬曰道謂爲之政敎司馬法六尺")]
     assert pieces[at + 3][:3] == (NOTE, COMMENTARY, "") and pieces[at + 3][3].startswith("爲歩步百為畝畝百爲夫")
-    assert pieces[at + 3][3].endswith("融依周禮包依王制孟子義疑故兩存焉")
-    assert pieces[at + 4] == (TEXT, CLASSIC, "reference", "敬事而信")
+    # 包曰 opens 包咸's part of the 集解's note (``collected_notes``): the note is cut there, its layer unchanged
+    assert pieces[at + 3][3].endswith("雖大國之賦亦不是過焉")
+    assert pieces[at + 4][:3] == (NOTE, COMMENTARY, "") and pieces[at + 4][3].startswith("包曰道治也")
+    assert pieces[at + 4][3].endswith("融依周禮包依王制孟子義疑故兩存焉")
+    assert pieces[at + 5] == (TEXT, CLASSIC, "reference", "敬事而信")
 
 
 def test_kaozheng_parts_are_editorial():

@@ -185,8 +185,9 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
                     # and 曰, and opens his part after any word (…諸侯王駰案此帝女也: 裴駰's, not 蔡邕's)
                     quoted = (len(f) == 2 and not OWN_REMARK.match(f) and k not in starts and k > 0
                               and text[k - 1] not in CIRCLES + "也矣焉)")
-                    if quoted and (text[k - 1] in "叔張趙子王公" or read[k - 1] == folded[0]):
-                        break
+                    if quoted and (text[k - 1] in "叔張趙子王公" or read[k - 1] == folded[0]
+                                   or (profile.sayings and "曰" in text[max(0, k - 3):k])):
+                        break  # (``Profile.sayings``: 殷曰璉周曰簠簋 goes on with a list of sayings)
                     if voice is None or voice.layer != EDITORIAL or k in starts:
                         voice, opened = profile.formulas[f], True
                         quoting = voice.commentator in profile.quoted

@@ -32,6 +32,7 @@ from .book_notes import book_note, cut_prefaces, front_notes, preface_ends, pref
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
 from .commentators import assign_commentators
+from .collected_notes import split_collected_notes
 from .column_order import column_evidence
 from .profiles import layout_decided, one_authors_book, profile_for
 from .layers import assign_layers
@@ -243,6 +244,7 @@ class _Parser(LineLoop):
             doc.column_evidence = column_evidence(lines)
         profile = profile_for(doc)  # the book's commentators, from its title and bylines: read once
         unsure = assign_commentators(doc, profile, indented)
+        split_collected_notes(doc)  # 論語注疏's 集解: 孔曰… 孔安國's part, the rest 何晏's
         if collected:  # each block the editors' collection, each quoted man's words his part
             collected_layers(doc)
         if sayings is not None:  # each saying its man's, each 愚案 the compiler's

@@ -21,7 +21,7 @@ from .edition_forms import subcommentary_title
 from .header import TITLE_VARIANTS
 from .poem_prefaces import preface_book
 from .undecided import reference_for
-from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, WENXUAN, WENXUAN_CITATION, Voice
+from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, LUNYU_JIJIE, WENXUAN, WENXUAN_CITATION, Voice
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Profile:
     preface_book: str = ""
     #: A collected commentary (docs/decisions/0058): the default commentator collected the
     #: earlier commentators' glosses his formulas open (前漢書 顏師古's 注: 應劭曰 …; 史記集解
-    #: 裴駰: 徐廣曰 …), and is the writer of the whole layer (``collection``).
+    #: 裴駰: 徐廣曰 …; 論語注疏's 注, ``COLLECTED_NOTES``), and is the writer of the whole layer (``collection``).
     collects: bool = False
     #: A collection whose collector also cites books in the same notes (文選注: 李善): the pattern of a
     #: citation of his (``voices.WENXUAN_CITATION``: 爾雅曰, 又曰, 杜預左氏傳注曰), which ends the part of a
@@ -68,6 +68,10 @@ class Profile:
     #: ``○宋祁曰``), set per juan (``commentators.circled_editors``): such a name and 曰 opens his
     #: remark with no circle too, for the commentator (唐) cannot quote the 宋 editors of his book.
     editors: frozenset[str] = frozenset()
+    #: A book whose formulas are a surname alone and 曰 (論語集解: 周曰), which a list of sayings also
+    #: writes (「夏曰瑚殷曰璉周曰簠簋」: 周 the dynasty): a formula of two characters with 曰 among the three
+    #: characters before it, inside a column and not after a sentence's end, goes on with the list.
+    sayings: bool = False
 
 
 PROFILES: tuple[Profile, ...] = (
@@ -91,6 +95,11 @@ PROFILES: tuple[Profile, ...] = (
     Profile(("九家集注杜詩",), Voice("", COMMENTARY, "注"), JIUJIA),
     Profile(("水經注",), Voice("", EDITORIAL, "案"), {"案": Voice("", EDITORIAL, "案")}, reversed_columns=True),
 )
+#: 注疏 editions whose 注 collects earlier men's glosses, by title: the 注 layer's writer (``layer_writers``)
+#: is the collector, and each man's formula opens his part of a note (``collected_notes``). 論語注疏
+#: prints 何晏's 集解 so (孔曰, 包曰 …: ``voices.LUNYU_JIJIE``); what opens with no formula is 何晏's own.
+COLLECTED_NOTES = {"論語注疏": Profile(("論語注疏",), Voice("何晏", COMMENTARY, "集解"), LUNYU_JIJIE,
+                                      collects=True, sayings=True)}
 #: Books whose 經 is flush and whose commentary is indented at full size: the commentary's voice.
 INDENT_LAYERS = {"水經注": Voice("酈道元", COMMENTARY, "注")}
 #: Books whose indented blocks are led by a marker at the start of a line: marker → voice.
@@ -150,11 +159,12 @@ class Collection(NamedTuple):
 
 def collection(title: str) -> Collection | None:
     """The ``Collection`` of the book titled ``title`` (a work's title, ``header.TITLE_VARIANTS``
-    folded), by its profile (``Profile.collects``), None for a book whose commentary collects
+    folded), by its profile (``Profile.collects``; a 注疏 edition's by ``COLLECTED_NOTES``: 論語注疏 何晏),
+    None for a book whose commentary collects
     no one's glosses. docs/decisions/0058: the collector is the writer of the layer, each quoted
     man the commentator of his part."""
     key = (title or "").translate(TITLE_VARIANTS).replace("説", "說")
-    profile = next((p for p in PROFILES if key in p.titles), None)
+    profile = next((p for p in PROFILES if key in p.titles), COLLECTED_NOTES.get(key))
     if profile is None or not profile.collects or profile.default is None:
         return None
     collector = profile.default.commentator
