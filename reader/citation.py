@@ -423,7 +423,9 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     ``work`` and ``edition``, and ``chapter`` or ``section.chapter`` are loaded, the
     section has a title or its ``opening`` is set, and its ``matter`` is set: front or back
     matter (a preface, a 提要) is cited under its own writer, else with no byline, never the
-    book's commentators (``matter_writer``). A section of the untitled chapter a juan opens with, going
+    book's commentators (``matter_writer``), but for a writing the book prints with its own byline after
+    a chapter's text, cited as an anthology's piece (楚辭補注 卷一's 離騷贊序: ``〔宋〕洪興祖《楚辭補注》卷一
+    〈離騷經章句第一〉〔漢〕班固「離騷贊序」``). A section of the untitled chapter a juan opens with, going
     on with a chapter a juan before heads, names that chapter (``continued_chapter``: 周禮注疏
     卷二〈天官冢宰第一〉「…」; three queries, once for the juan). A chapter of a file that holds several
     printed 卷 is cited under the 卷 it falls in (``Chapter.printed_juan``: 世説新語 KR3l0002_002's
@@ -431,7 +433,10 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     juan = section.juan
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
-    writer = matter_writer(section)  # a preface is cited under its own writer, not the book's
+    byline = section_byline(section, cited=True)  # an anthology piece's author: 班孟堅「兩都賦序」
+    # a preface is cited under its own writer, not the book's; a writing with its own byline, set in the
+    # book after a chapter (楚辭補注's 離騷贊序, 班固's), under the book's people and its byline
+    writer = None if byline else matter_writer(section)
     # a file of several printed 卷 (世説新語 KR3l0002_002): the 卷 the chapter falls in (decision 0062)
     label = getattr(chapter, "printed_juan", "") or juan_label(juan)
     out = [cited_author(juan.edition, work) if writer is None else writer, f"《{cited_title(juan)}》", label]
@@ -440,7 +445,6 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     elif chapter is not None and getattr(chapter, "position", None) == 1 and (continued := continued_chapter(juan, chapter)):
         out.append(chapter_mark(continued.title, label))  # the juan goes on with the chapter a juan before heads
     name = section_name(section)
-    byline = section_byline(section, cited=True)  # an anthology piece's author: 班孟堅「兩都賦序」
     if byline:
         out.append(byline)
     if name:

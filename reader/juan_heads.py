@@ -90,7 +90,23 @@ def juan_head(header: str) -> list[HeadLine]:
     title line (史記集解's volume line ``史記二``). [] when the file prints none (a file that
     opens in mid-text, a plain text without a title line)."""
     lines = printed_lines(header)
-    return [HeadLine(TITLE if i == 0 or not is_byline(line) else BYLINE, line) for i, line in enumerate(lines)]
+    head = [HeadLine(TITLE if i == 0 or not is_byline(line) else BYLINE, line) for i, line in enumerate(lines)]
+    return title_and_byline(head[0]) + head[1:] if head else head
+
+
+#: A title line that prints a byline after it on the same line, past a gap of two spaces or more
+#: (文選註 卷一 ``文選巻一　　　　　　　　梁　蕭統　編``, where other juans print the byline on a line of its own).
+TITLE_GAP = re.compile(r"^(?P<title>.+?)\u3000{2,}(?P<rest>[^\u3000].*)$")
+
+
+def title_and_byline(line: HeadLine) -> list[HeadLine]:
+    """A juan's title line as its title and the byline printed after it on the same line
+    (``TITLE_GAP``), where what follows the gap is a byline (``is_byline``): ``文選巻一`` and
+    ``梁　蕭統　編``, as the other juans print them, two lines; ``[line]`` otherwise."""
+    m = TITLE_GAP.match(line.text)
+    if m is None or not is_byline(m["rest"]):
+        return [line]
+    return [HeadLine(TITLE, m["title"]), HeadLine(BYLINE, m["rest"])]
 
 
 def juan_end(trailer: str) -> list[str]:

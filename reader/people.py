@@ -38,6 +38,7 @@ from catalogue.catalogue import entry
 from .catalogue_writers import byline_roles
 from .person_names import person_name
 from .pieces import LABEL, NOTE_KINDS
+from .quoted_names import SIGNED_NAMES
 
 #: Roles a citation leaves unsaid: the author's own writing (``〔清〕江永撰`` is cited 〔清〕江永).
 UNSAID_ROLES = frozenset({"撰", "著"})
@@ -205,7 +206,8 @@ def byline_pieces(section, pieces) -> frozenset[int]:
     """The positions of the pieces (stored ``Piece`` rows with ``position``, ``kind`` and
     ``text``, or parsed ``PieceDoc``s, whose position is their index in ``pieces``) that print the section's byline (``Section.bylines``):
     a label that is a person's name (``屈平``, ``班孟堅``) or his name and role (a commentator's
-    line, ``王逸注``), and the note right after such a label that names his commentator
+    line, ``王逸注``; spaced out, ``劉　勰``; by the courtesy name the book signs him by, 班孟堅 for 班固,
+    ``reader.quoted_names.SIGNED_NAMES``), and the note right after such a label that names his commentator
     (``屈平(王逸注)``: the note ``王逸注``). A note on the author (``班孟堅(范曄後漢書曰…)``) is the
     commentator's and not part of the byline. Empty when the section has no byline."""
     people = section_people(section)
@@ -213,10 +215,11 @@ def byline_pieces(section, pieces) -> frozenset[int]:
         return frozenset()
     named = {p["name"] + p["role"] for p in people if p["role"]}
     names = {p["name"] for p in people if p["name"]} | named
+    names |= {signed for signed, man in SIGNED_NAMES.items() if man in names}  # 班孟堅 for 班固
     out: set[int] = set()
     after_name = False
     for index, p in enumerate(pieces):
-        text = p.text.replace("/", "")
+        text = p.text.replace("/", "").replace("\u3000", "")  # 劉　勰, spaced out, is 劉勰
         if p.kind == LABEL and text in names:
             out.add(getattr(p, "position", index))
             after_name = True

@@ -7,10 +7,11 @@ no ORM, no I/O.
 """
 from __future__ import annotations
 
-#: A commentator a 文選 juan signs by his courtesy name, named by his own as the formulas name him: 劉逵, 字
-#: 淵林, whose 注 on 吳都 and 蜀都 both books keep (文選註 卷四 「劉淵林注」; 六臣註文選 signs him 「劉淵林註」 and
-#: opens his parts with 劉曰, ``LIUCHEN``), so ``commentator=劉逵`` finds his notes in both books.
-SIGNED_NAMES = {"劉淵林": "劉逵"}
+#: A man a book signs by his surname and courtesy name (字), named by his own as the formulas and the
+#: catalogue name him: 劉逵, 字 淵林, whose 注 on 吳都 and 蜀都 both 文選 books keep (文選註 卷四 「劉淵林注」;
+#: 六臣註文選 signs him 「劉淵林註」 and opens his parts with 劉曰, ``LIUCHEN``), so ``commentator=劉逵`` finds his
+#: notes in both books; 班固, 字 孟堅, whose 離騷贊序 楚辭補注 heads 「離騷贊序　班孟堅」 (the 四部叢刊 楚辭 alike).
+SIGNED_NAMES = {"劉淵林": "劉逵", "班孟堅": "班固"}
 #: The men 何晏 collects in his 論語集解, as the book lists them whole: 論語注疏's front matter (KR1h0007_000,
 #: 陸德明's 序錄 quoted under 論語注解傳述人) 「何晏集孔安國包咸周氏馬融鄭玄陳羣王肅周生烈之說」. The 集解 prints
 #: each by his surname and 曰 (孔曰, 包曰, 周曰), its own 序 by surname and 氏 (「包氏周氏章句出焉」), and so
@@ -78,7 +79,7 @@ def _quoted_names() -> dict[str, str]:
     person's own, from the books' formula tables (前漢書's 師古曰 is 顏師古's, 史記集解's 瓚曰 臣瓚's,
     文選注's 曹大家曰 班昭's, both books' 包氏曰 包咸's), each name the tables read as one person alone."""
     read: dict[str, set[str]] = {}
-    for table in (HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES):
+    for table in (HANSHU_NAMES, JIJIE_NAMES, WENXUAN_NAMES, SIGNED_NAMES):
         for printed, person in table.items():
             read.setdefault(printed.removesuffix("曰"), set()).add(person)
     return {printed: next(iter(people)) for printed, people in read.items()

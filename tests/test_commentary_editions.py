@@ -194,7 +194,8 @@ def test_chuci_prefaces_and_the_writings_after_li_sao_are_paratext():
     """楚辭補注 (四庫) 卷一: 王逸's 序 under 離騷經章句第一 (line 19, 離騷經者屈原之所作也…) is his 序跋, not
     the classic; the classic (帝高陽之苗裔兮, line 51) stays the classic. After it his 叙 (叙曰…, line 894,
     a section of its own, cut from the classic's last section) is his too, and the writings headed by
-    their writers are theirs, each a section: 班孟堅's 離騷贊序 (972) and 劉勰's 辨騷 (984). Every note in
+    their writers are theirs, each a section: 班孟堅's (班固's) 離騷贊序 (972) and 劉勰's 辨騷 (984), their heading
+    lines each two labels, title and writer (``prefaces.title_apart``). Every note in
     them is 洪興祖's 補注 (王逸 wrote no note on his own 叙, nor on 劉勰, three centuries after him)."""
     doc = parse("kanripo-commentary/KR4a0003/KR4a0003_001.txt")
     got = [(s.line, s.pieces[0].text[:4], sorted(Counter((p.kind, p.layer, p.layer_name, p.commentator) for p in s.pieces).items()))
@@ -205,8 +206,9 @@ def test_chuci_prefaces_and_the_writings_after_li_sao_are_paratext():
                           ((TEXT, "", "", ""), 10)]),
         (894, "叙曰昔者", [((NOTE, COMMENTARY, "補注", "洪興祖"), 16), ((TEXT, PARATEXT, "序", "王逸"), 16)]),
         (915, "顚則不能", [((NOTE, COMMENTARY, "補注", "洪興祖"), 11), ((TEXT, PARATEXT, "序", "王逸"), 11)]),
-        (972, "離騷贊序", [((TEXT, PARATEXT, "序", "班孟堅"), 2)]),
-        (984, "辨騷\u3000\u3000", [((NOTE, COMMENTARY, "補注", "洪興祖"), 6), ((TEXT, PARATEXT, "", "劉勰"), 7)])]
+        (972, "離騷贊序", [((LABEL, PARATEXT, "序", "班固"), 2), ((TEXT, PARATEXT, "序", "班固"), 1)]),
+        (984, "辨騷", [((LABEL, PARATEXT, "", "劉勰"), 2), ((NOTE, COMMENTARY, "補注", "洪興祖"), 6),
+                     ((TEXT, PARATEXT, "", "劉勰"), 6)])]
     before = doc.sections[doc.sections.index(next(s for s in doc.sections if s.line == 894)) - 1]
     assert before.pieces[-1].text.startswith("言時世之君無道") and before.pieces[-2].text == "既莫足與為美政兮吾將從彭咸之所居"
     assert all(p.layer_basis == LAYOUT for s in doc.sections if s.line in (19, 894, 972) for p in s.pieces)
@@ -215,7 +217,7 @@ def test_chuci_prefaces_and_the_writings_after_li_sao_are_paratext():
     assert [(s.line, s.pieces[0].layer, s.pieces[0].commentator, s.pieces[0].text[:6]) for s in sbck.sections
             if s.pieces[0].layer == PARATEXT] == [
         (22, PARATEXT, "王逸", "離騷經者屈原"), (971, PARATEXT, "王逸", "叙曰昔者孔子"), (1001, PARATEXT, "王逸", "顚則不能扶危"),
-        (1066, PARATEXT, "班孟堅", "離騷賛序\u3000班"), (1083, PARATEXT, "劉勰", "辨騷\u3000劉勰")]
+        (1066, PARATEXT, "班固", "離騷賛序"), (1083, PARATEXT, "劉勰", "辨騷")]
 
 
 def test_chuci_prefaces_in_every_juan():

@@ -97,3 +97,28 @@ def test_the_printed_head_in_the_tei_juan_div(client, db):
         '<div type="juan" n="1"><head>三國志卷一</head><head type="printed">魏志卷一</head>'
         f"<byline>晉著作郎巴西中正安漢陳{S}壽撰</byline><byline>宋太中大夫國子博士聞喜裴松之注</byline>")
     assert tei_errors(xml.encode()) == []
+
+
+def test_a_title_line_with_its_byline_on_the_same_line_is_read_as_both(client, db):
+    """文選註 卷一 prints ``文選巻一　　　　　　　　梁　蕭統　編`` over ``唐　李善　註``: the whole line was the title
+    line, its byline inside it. A title line whose words after a gap of two spaces or more are a byline
+    is the title and that byline, as juans printing the byline on a line of its own give them (over the
+    four folders 534 juans of 10 books: 禮記集説 159, 讀禮通考 105, 禮書綱目 90, 周禮訂義 80, 文選註 58 …);
+    one space (the seed's ``禮書綱目卷十 婺源江永撰``) or a gap before words that are no byline stays one line."""
+    with muted():
+        juan = import_file(COMMENTARY / "KR4h0002" / "KR4h0002_001.txt").juan
+    api = client.get(f"/api/works/{juan.work_id}/juans/1/").json()
+    assert api["printed_head"] == [{"kind": "title", "text": "文選巻一"}, {"kind": "byline", "text": f"梁{S}蕭統{S}編"},
+                                   {"kind": "byline", "text": f"唐{S}李善{S}註"}]
+    page = client.get(f"/works/{juan.work.slug}/juan/1/").content.decode()
+    assert head_html(page) == (
+        '<div class="printed-head" role="group" aria-label="本卷卷首所印卷題與署名"><p class="printed-title">'
+        '<span class="visually-hidden">本卷卷題：</span>文選巻一</p><p class="printed-byline"><span class="visually-hidden">'
+        f'本卷署名：</span>梁{S}蕭統{S}編</p><p class="printed-byline"><span class="visually-hidden">本卷署名：</span>'
+        f'唐{S}李善{S}註</p></div>')
+    for line, want in ((f"韓非子卷一{S * 7}元{S}何犿{S}註", [HeadLine(TITLE, "韓非子卷一"), HeadLine(BYLINE, f"元{S}何犿{S}註")]),
+                       (f"論語集解義疏卷一{S * 3}魏{S}何晏{S}集解",
+                        [HeadLine(TITLE, "論語集解義疏卷一"), HeadLine(BYLINE, f"魏{S}何晏{S}集解")]),
+                       ("禮書綱目卷十 婺源江永撰", [HeadLine(TITLE, "禮書綱目卷十 婺源江永撰")]),
+                       (f"毛詩注疏卷一{S * 3}國風", [HeadLine(TITLE, f"毛詩注疏卷一{S * 3}國風")])):
+        assert juan_head(f"欽定四庫全書\n{S}{line}¶") == want, line

@@ -28,8 +28,13 @@ How these books are made (楚辭 四部叢刊 KR4a0002 and 楚辭補注 四庫 K
   a line that prints its title and, after a gap, its writer (``　離騷賛序　班孟堅``, ``　　辨騷　　　…　　劉　勰``):
   a line of one paragraph, indented, whose title names a preface (``paratext.FRONT_TITLE``: 序, 敘, 跋 …)
   or whose writer is a person the catalogue knows (劉勰). The heading and the text under it to the
-  next such heading or the chapter's end are ``PARATEXT`` written by him (as printed, its spaces
-  dropped: 班孟堅, 劉勰).
+  next such heading or the chapter's end are ``PARATEXT`` written by him: the man, as the catalogue
+  names him, where the book signs him by his courtesy name (班孟堅 is 班固, ``reader.quoted_names.SIGNED_NAMES``;
+  劉　勰 is 劉勰, its spaces dropped). The heading is the title of the writing's section, with its
+  writer as the section's byline (``SectionDoc.bylines``), as an anthology prints a piece's title and
+  author (文選's 兩都賦序 over 班孟堅; the 四部叢刊 楚辭 names them so, ``離騷賛序　班孟堅``): the line is
+  cut into its title and its writer, two labels (the gap between them their layout), not text.
+  The first commentator's 叙 is his, his byline its section's; it prints no title.
 * **Their notes.** A man does not annotate his own preface nor writings made after his time (劉勰
   wrote three centuries after 王逸): a note in any of these that the commentator step gave the
   first commentator by default is the later commentator's (洪興祖's 補注, ``LAYOUT``), as
@@ -39,11 +44,12 @@ from __future__ import annotations
 
 import re
 
-from ...catalogue_writers import known_name
+from ...catalogue_writers import known_name, listed_dynasty
+from ...quoted_names import SIGNED_NAMES
 from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, PARATEXT, TEXT, ChapterDoc, JuanDocument, PieceDoc
 from ..positions import piece_positions
 from .book_notes import ZHANGJU_HEADING, _later, zhangju_heading_line
-from .cuts import split_section
+from .cuts import split_piece, split_section
 from .lines import line_starts
 from .paratext import FRONT_TITLE
 from .profiles import Profile
@@ -58,16 +64,34 @@ PREFACE_NAME = "序"
 
 
 def writer_heading(text: str) -> tuple[str, str] | None:
-    """``(title, writer)`` of a line that heads a writing with its writer (module docstring):
-    ``離騷賛序　班孟堅`` → (離騷賛序, 班孟堅), ``辨騷　…　劉　勰`` → (辨騷, 劉勰); None for another line
-    (``九思章句第十七　楚辭``: a 篇 heading and its group)."""
+    """``(title, writer)`` of a line that heads a writing with its writer (module docstring), the
+    writer the man the book signs (``SIGNED_NAMES``): ``離騷賛序　班孟堅`` → (離騷賛序, 班固),
+    ``辨騷　…　劉　勰`` → (辨騷, 劉勰); None for another line (``九思章句第十七　楚辭``: a 篇 heading and its
+    group)."""
     m = WRITER_HEADING.match(text)
     if m is None:
         return None
     title, name = m["title"], m["name"].replace("\u3000", "")
     if FRONT_TITLE.search(title) or known_name(name):
-        return title, name
+        return title, SIGNED_NAMES.get(name, name)
     return None
+
+
+def writer_byline(writer: str) -> list[dict[str, str]]:
+    """The byline (``SectionDoc.bylines``) of a writing by ``writer``: him with the dynasty the
+    catalogue lists him under (班固: 漢, 劉勰: 梁), "" where it lists none."""
+    return [{"dynasty": listed_dynasty(writer) or "", "place": "", "name": writer, "role": ""}]
+
+
+def title_apart(para: list[PieceDoc], k: int, title: str) -> None:
+    """Cut the heading ``para[k]`` (``離騷贊序　　…班孟堅``) into its title and its writer as printed,
+    two labels, the gap between them the writer's layout (the file writes back the same), in place."""
+    head, tail = split_piece(para[k], len(title))
+    gap = len(tail.text) - len(tail.text.lstrip("\u3000"))
+    tail.layout = [(0, tail.text[:gap]), *((off - gap, raw) for off, raw in tail.layout)]
+    tail.text = tail.text[gap:]
+    head.kind = tail.kind = LABEL
+    para[k:k + 1] = [head, tail]
 
 
 def _set(p: PieceDoc, writer: str, name: str) -> bool:
@@ -123,26 +147,27 @@ def _opens_line(before: PieceDoc | None, p: PieceDoc) -> bool:
     return before is None or _ends_line(before) or any(offset == 0 and "\n" in raw for offset, raw in p.layout)
 
 
-def _head(p: PieceDoc, before: PieceDoc | None, alone: bool, default: str) -> tuple[str, str] | None:
-    """``(writer, layer name)`` of the writing ``p`` opens (module docstring): a writer's heading
-    (``alone``: a paragraph of its own) or the first commentator's (``default``) 叙曰 at the start of
-    a printed line; None where ``p`` opens none."""
+def _head(p: PieceDoc, before: PieceDoc | None, alone: bool, default: str) -> tuple[str, str, str] | None:
+    """``(writer, layer name, title)`` of the writing ``p`` opens (module docstring): a writer's heading
+    (``alone``: a paragraph of its own; its title) or the first commentator's (``default``) 叙曰 at the
+    start of a printed line (no title); None where ``p`` opens none."""
     if p.kind not in (TEXT, LABEL) or p.effective_layer != CLASSIC or not _opens_line(before, p):
         return None
     if alone and (head := writer_heading(p.text)):
         m = FRONT_TITLE.search(head[0])
-        return head[1], m.group(0) if m else ""
+        return head[1], m.group(0) if m else "", head[0]
     if POSTFACE_OPENING.match(p.text):
-        return default, PREFACE_NAME
+        return default, PREFACE_NAME, ""
     return None
 
 
 def appended_writings(doc: JuanDocument, profile: Profile) -> int:
     """Store the first commentator's postface (``叙曰…``) and the writings headed by their writer
     (``writer_heading``) in each 章句 chapter of ``doc`` as 序跋 by their writers, each opening a
-    section (cut where it opens inside one: ``cuts.split_section``; the file writes back the same),
-    and give their notes to the later commentator, in place (module docstring). Returns how many
-    pieces it set."""
+    section (cut where it opens inside one: ``cuts.split_section``; the file writes back the same)
+    titled by its heading (``title_apart``), each of its sections with its writer's byline
+    (``writer_byline``), and give their notes to the later commentator, in place (module docstring).
+    Returns how many pieces it set."""
     if _later(profile) is None:
         return 0
     n = 0
@@ -152,14 +177,17 @@ def appended_writings(doc: JuanDocument, profile: Profile) -> int:
         writer, name, before, si = None, "", None, 0
         while si < len(chapter.sections):
             section = chapter.sections[si]
-            cut = None
+            cut, own = None, None  # own: the writer of the section's first piece, and the title it opens with
             for pi, para in enumerate(section.paragraphs):
                 for k, p in enumerate(para):
-                    if (head := _head(p, before, len(para) == 1, profile.default.commentator)) is not None:
-                        writer, name = head
+                    head = _head(p, before, len(para) == 1, profile.default.commentator)
+                    if head is not None:
+                        writer, name = head[:2]
                         if pi or k:
                             cut = (pi, k)
                             break
+                    if own is None and writer is not None:
+                        own = (writer, head[2] if head is not None else "")
                     before = p
                     if writer is not None:
                         n += _set(p, writer, name) or _give_note(p, profile)
@@ -168,5 +196,10 @@ def appended_writings(doc: JuanDocument, profile: Profile) -> int:
             if cut:
                 new = split_section(chapter.sections, si, *cut, title="")
                 new.line = piece_positions(doc)[id(new.paragraphs[0][0])][0]
+            if own is not None:
+                section.bylines = writer_byline(own[0])
+                if own[1]:  # the section opens with the writing's heading
+                    section.title = own[1]
+                    title_apart(section.paragraphs[0], 0, own[1])
             si += 1
     return n
