@@ -45,10 +45,17 @@ NOTE_MARKS = "()/" + EDGE_SPACE
 class HeadLine:
     """One printed line of a juan's head: ``kind`` (``TITLE`` or ``BYLINE``) and ``text``, the line
     as printed (characters exactly as stored; indentation, ``¶``, page markers and the column mark
-    ``/`` of a note left out; a note keeps its parentheses)."""
+    ``/`` of a note left out; a note keeps its parentheses). A title and the byline printed after
+    it on the same line (``title_and_byline``) are two, each with ``printed``, that whole line;
+    ``printed`` is ``text`` otherwise."""
 
     kind: str
     text: str
+    printed: str = ""
+
+    def __post_init__(self):
+        if not self.printed:
+            object.__setattr__(self, "printed", self.text)
 
 
 def printed_lines(header: str) -> list[str]:
@@ -106,7 +113,7 @@ def title_and_byline(line: HeadLine) -> list[HeadLine]:
     m = TITLE_GAP.match(line.text)
     if m is None or not is_byline(m["rest"]):
         return [line]
-    return [HeadLine(TITLE, m["title"]), HeadLine(BYLINE, m["rest"])]
+    return [HeadLine(TITLE, m["title"], line.text), HeadLine(BYLINE, m["rest"], line.text)]
 
 
 def juan_end(trailer: str) -> list[str]:

@@ -33,7 +33,7 @@ def left_out(path) -> collections.Counter:
     except NoTextError:  # a file with no text, which the importer skips (KR5c0065_000): nothing shown
         return collections.Counter()
     header, trailer = "\n".join(doc.header_lines), "\n".join(doc.trailer_lines)
-    shown = [line.text for line in juan_head(header)] + juan_end(trailer)
+    shown = list(dict.fromkeys(line.printed for line in juan_head(header))) + juan_end(trailer)
     layout = []
     for chapter in doc.chapters:
         pieces = [piece for section in chapter.sections for piece in section.pieces]
@@ -41,7 +41,7 @@ def left_out(path) -> collections.Counter:
             last = pieces[-1]
             head, end = chapter_around(chapter.heading_layout, pieces[0].layout, last.layout,
                                        len(last.text) + len(last.tag_separator) + len(last.source_tag))
-            shown += [line.text for line in head] + end
+            shown += list(dict.fromkeys(line.printed for line in head)) + end
         layout += [raw for _, raw in chapter.heading_layout or ()]
         for section in chapter.sections:
             layout += [raw for _, raw in getattr(section, "closer_layout", None) or ()]

@@ -116,9 +116,9 @@ def test_a_title_line_with_its_byline_on_the_same_line_is_read_as_both(client, d
         '<span class="visually-hidden">本卷卷題：</span>文選巻一</p><p class="printed-byline"><span class="visually-hidden">'
         f'本卷署名：</span>梁{S}蕭統{S}編</p><p class="printed-byline"><span class="visually-hidden">本卷署名：</span>'
         f'唐{S}李善{S}註</p></div>')
-    for line, want in ((f"韓非子卷一{S * 7}元{S}何犿{S}註", [HeadLine(TITLE, "韓非子卷一"), HeadLine(BYLINE, f"元{S}何犿{S}註")]),
-                       (f"論語集解義疏卷一{S * 3}魏{S}何晏{S}集解",
-                        [HeadLine(TITLE, "論語集解義疏卷一"), HeadLine(BYLINE, f"魏{S}何晏{S}集解")]),
+    hanfei, lunyu = f"韓非子卷一{S * 7}元{S}何犿{S}註", f"論語集解義疏卷一{S * 3}魏{S}何晏{S}集解"
+    for line, want in ((hanfei, [HeadLine(TITLE, "韓非子卷一", hanfei), HeadLine(BYLINE, f"元{S}何犿{S}註", hanfei)]),
+                       (lunyu, [HeadLine(TITLE, "論語集解義疏卷一", lunyu), HeadLine(BYLINE, f"魏{S}何晏{S}集解", lunyu)]),
                        ("禮書綱目卷十 婺源江永撰", [HeadLine(TITLE, "禮書綱目卷十 婺源江永撰")]),
                        (f"毛詩注疏卷一{S * 3}國風", [HeadLine(TITLE, f"毛詩注疏卷一{S * 3}國風")])):
         assert juan_head(f"欽定四庫全書\n{S}{line}¶") == want, line
