@@ -100,10 +100,9 @@ def test_the_old_commentary_names_nobody_and_the_liuchen_editors_sign_it_heng_yu
         ("哲智玄遠也言志求遠敎故無所違", COMMENTARY, "注", "張銑")]
     heng = [p for note in notes for p in note if p[3] == "張衡"]
     assert (len(heng), sum(len(t) for t, *_ in heng), sum(any(p[3] == "張衡" for p in n) for n in notes)) == (285, 2677, 142)
-    # left naming nobody: the title's note, which signs nobody (one note: its rest, run on at the top of the next
-    # column, is joined to it), and a note whose 反切 runs into a gloss
+    # left naming nobody: the title's note, which signs nobody, and a note whose 反切 runs into a gloss
     assert _unsigned(notes) == [
-        "玄道也德也其作此賦以修道德志意不可遂願輕舉歴遠遊六合之外勢旣"
+        "玄道也德也其作此賦以修道德志意不可遂願輕舉歴遠遊六合之外勢旣",
         "不能義又不可故退而思自反其系曰回志朅來從玄謀獲我所求夫何思思玄而已老子曰玄之又玄衆妙之門平子時爲侍中諸常侍惡直醜正危衡故作思玄非時俗",
         "才姓又音精"]
     # 文選註 prints the old commentary with no formula before 善曰: no part of it is 張衡's
