@@ -10,12 +10,12 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from characters.folding import fold
 from config.budget import check
 from reader.display import Display
 from reader.models import Juan, Section
+from reader.importers.mandoku.column_order import closes_note
 from reader.people import byline_pieces, sole_commentator
-from reader.reading import one_printed_note, piece_layer
+from reader.reading import piece_layer
 
 from .reading import annotation, correction_link, marked, marked_with_pages, page_markers, shown, warichu
 
@@ -41,6 +41,22 @@ def _cont(piece) -> str:
     `` continued`` (begun on the previous page), `` continues`` (goes on on the next)."""
     return (" continued" if getattr(piece, "continued", False) else "") + \
         (" continues" if getattr(piece, "continues", False) else "")
+
+
+def one_printed_note(before, piece, by_position: dict) -> bool:
+    """Whether ``piece`` (``reader.models.Piece``) goes on from ``before`` (the piece shown
+    before it) as a part of one small-print note: both notes of one kind, and the parts between
+    them in the file (by position, either way round: a juan that files its columns in reverse
+    shows them reordered, ``column_order.in_reading_order``) all among the pieces shown
+    (``by_position``: ``{position: piece}``) and none closing its note in the source's layout
+    (``column_order.closes_note``: no ``)`` at its end). A piece without layout (not from a
+    mandoku file) never goes on."""
+    if before is None or not (before.is_note and piece.is_note and before.kind == piece.kind):
+        return False
+    low, high = sorted((before.position, piece.position))
+    between = [by_position.get(k) for k in range(low, high)]
+    return all(p is not None and p.is_note and p.kind == piece.kind and getattr(p, "layout", None)
+               and not closes_note(p) for p in between)
 
 
 def _note(piece, section, display: Display, notes: str) -> str:
@@ -215,21 +231,16 @@ RENDERED = {"pieces": 0}
 FORMULA_WORDS = "正義釋注箋傳"
 
 
-def opens_with_formula(piece, who: str, words: str | None = None, generic: bool = True) -> bool:
+def opens_with_formula(piece, who: str, words: str | None = None) -> bool:
     """Whether a note's words open with its writer's formula, which names him as a label
     would: one to three characters then 曰, each of them a character of ``who`` (師古曰 of
     顏師古, 善曰 of 李善), of the note's layer (補曰 of 補注) or of ``FORMULA_WORDS``
     (正義曰). A definition that opens a note (山脊曰岡, 云怨耦曰仇: 曰 among its first
     words) is no formula: the note keeps its commentator's label. ``words``: the note's words
-    as they read on into the parts after it (``words_read_on``); ``piece.text`` without.
-    ``generic=False``: only a formula of his name's or his layer's characters (補曰, 師古曰; not 正義曰,
-    which names no man). Read folded (a variant form is the formula) and after a leading ○."""
-    text = (piece.text if words is None else words).lstrip("○")  # (○宋祁曰: the circle that sets his words apart)
+    as they read on into the parts after it (``words_read_on``); ``piece.text`` without."""
+    text = piece.text if words is None else words
     head = text[:text.find("曰")] if "曰" in text[:4] else ""
-    # in any variant form of his name's characters (服䖍曰 of 服虔, 李竒曰 of 李奇, 荀悦曰 of 荀悅), read
-    # folded as the credits read the formulas (``characters.folding.fold``, as ``commentators`` does)
-    allowed = fold(who + piece.layer_label + (FORMULA_WORDS if generic else ""))
-    return bool(head) and all(c in allowed for c in fold(head))
+    return bool(head) and all(c in who or c in piece.layer_label or c in FORMULA_WORDS for c in head)
 
 
 def words_read_on(items: list, i: int, by_position: dict) -> str:
@@ -330,10 +341,7 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
             # one rule for every layer, its name and its writer (傳 毛亨, 箋 鄭玄, 音義 陸德明, 疏 孔穎達),
             # said once for the parts of one note
             p.needs_tag = not p.same_voice
-            # (his name left out where the note's words open with his formula, 補曰 of 洪興祖's 補注,
-            # 師古曰: they name him, as in the other modes; docs/reading.md)
-            p.needs_who = p.needs_tag and bool(who) \
-                and not opens_with_formula(p, who, words_read_on(items, i, by_position), generic=False)
+            p.needs_who = p.needs_tag and bool(who)
         previous = p
         if getattr(p, "section_start", False) and not getattr(p, "continued", False):
             # a structure correction: a section starts here (its mark, after the piece, links to its history)
