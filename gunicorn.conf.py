@@ -104,7 +104,7 @@ def post_worker_init(worker):
         from search.startup import start_sync
         from search.backends import SearchQuery, get_search_backend
         from search.facets import facet_table
-        from search.service import edition_places
+        from search.service import edition_places, printed_places
 
         # Imports every urls and views module and builds what reverse() reads, which the first
         # reverse() of each process built otherwise (14 ms of CPU; 0.3 s of wall time of a first
@@ -121,8 +121,10 @@ def post_worker_init(worker):
         def warm_searches():
             backend.search(SearchQuery("之")).hits[:1]
             # What the first search answer would otherwise read from the database, kept per
-            # index generation: the editions' names and their facets (class, dynasty, author).
+            # index generation: the editions' names and their facets (class, dynasty, author), and
+            # the printed 卷 and parts of the work a hit names (search.service.hit_place).
             edition_places()
+            printed_places()
             facet_table()
 
         warm_searches()

@@ -25,7 +25,7 @@ from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
 from reader.citation import (citation_text, juan_citation_text, juan_file, naming_texts, opening_heading, opening_words,
-                             pager_names, permalink, set_matter, set_openings)
+                             permalink, set_matter, set_openings)
 from reader.juans import juan_contents, juan_count, printed_entries
 from reader.juan_heads import juan_end, juan_head
 from reader.importers.document import TEXT
@@ -45,6 +45,7 @@ from search.service import run_search
 
 from .catalogue import titled_works
 from .highlight import apply_highlights
+from .pager import pager_names
 from .simplified import simplified_page
 
 #: Most characters the lookup page shows for one query.

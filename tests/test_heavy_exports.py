@@ -123,8 +123,8 @@ def test_a_hit_list_is_written_in_batches_within_the_request(client, seed_backen
     read = []
     rows = hitlists.hit_rows
 
-    def counted(hits, names, url_of, section_names=None, reading_of=None):
-        for row in rows(hits, names, url_of, section_names, reading_of):
+    def counted(hits, names, url_of, section_names=None, reading_of=None, place_of=None):
+        for row in rows(hits, names, url_of, section_names, reading_of, place_of):
             read.append(row)
             yield row
 

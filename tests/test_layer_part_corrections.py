@@ -174,7 +174,7 @@ def test_a_boundary_moved_from_the_form_is_read_by_page_search_api_and_exports_t
 
 @pytest.mark.django_db(transaction=True)
 def test_heshang_gong_chapter_61s_boundary_moved_by_one_character(search_backend):
-    """河上公章句 謙德第六十一 (道藏, KR5c0065_003 §25): the 白文 reads 天下之牝。牝常以靜勝牡, and the
+    """河上公章句 謙德第六十一 (道藏, KR5c0065_003 §24): the 白文 reads 天下之牝。牝常以靜勝牡, and the
     import ended the 章句 after 天下之牝 with the second 牝 (牝者陰類也柔謙和而不倡也牝), so 白文 and
     the classic's search read 天下之牝常以靜勝牡 (test_laozi's 「牝常」 miss). A layer correction of
     that one character gives it back to the classic."""
@@ -186,16 +186,16 @@ def test_heshang_gong_chapter_61s_boundary_moved_by_one_character(search_backend
                 for q in searched]
 
     assert counts() == [(0, 0), (1, 0), (0, 1)]
-    assert shown(juan, 25)[4:7] == [(4, "天下之牝", "classic", ""), (5, "牝者陰類也柔謙和而不倡也牝", "commentary", "章句"),
+    assert shown(juan, 24)[4:7] == [(4, "天下之牝", "classic", ""), (5, "牝者陰類也柔謙和而不倡也牝", "commentary", "章句"),
                                     (6, "常以靜勝牡", "classic", "")]
-    p = propose(account("cl", "contributor"), juan, kind="layer", section=25, piece=5, start=12, end=13,
+    p = propose(account("cl", "contributor"), juan, kind="layer", section=24, piece=5, start=12, end=13,
                 new_layer="classic", reason="白文：天下之牝。牝常以靜勝牡")
     assert (p.original, p.before, p.after) == ("牝", "牝者陰類也柔謙和而不倡也", "")
     accept(p, account("el", "editor"))
-    assert shown(juan, 25)[4:8] == [(4, "天下之牝", "classic", ""), (5, "牝者陰類也柔謙和而不倡也", "commentary", "章句"),
+    assert shown(juan, 24)[4:8] == [(4, "天下之牝", "classic", ""), (5, "牝者陰類也柔謙和而不倡也", "commentary", "章句"),
                                     (5, "牝", "classic", ""), (6, "常以靜勝牡", "classic", "")]
     assert counts() == [(1, 0), (1, 0), (0, 0)]
-    pieces = Client().get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/sections/25/").json()["pieces"]
+    pieces = Client().get(f"/api/editions/{juan.edition_id}/juans/{juan.number}/sections/24/").json()["pieces"]
     assert pieces[5:7] == [
         {"position": 5, "paragraph": 0, "kind": "text", "layer": "commentary", "layer_name": "章句", "commentator": "河上公",
          "layer_basis": "reference", "text": "牝者陰類也柔謙和而不倡也", "source_tag": "", "source": "", "pages": [],

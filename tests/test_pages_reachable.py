@@ -341,11 +341,11 @@ def test_an_address_cut_short_leads_to_the_page_above(search_backend, client):
 
 
 def test_the_section_pager_numbers_neighbours_that_share_a_title():
-    """``reader.citation.pager_names``: titles alone while they differ; with § numbers when two
+    """``pages.pager.pager_names``: titles alone while they differ; with § numbers when two
     of the three sections share one (毛詩注疏's three 關雎); 上一節/下一節 for an untitled one."""
     from types import SimpleNamespace
 
-    from reader.citation import pager_names
+    from pages.pager import pager_names
 
     def s(position, title):
         return SimpleNamespace(position=position, title=title)

@@ -112,7 +112,7 @@ def test_one_character_is_named_as_one_on_a_proposals_page_and_in_an_error(seed_
                      c.get(f"/corrections/{p.pk}/").content.decode())
 
 
-@pytest.mark.parametrize("kind, extra", [("text", {"replacement": "公"}), ("layer", {"new_layer": "commentary"})])
+@pytest.mark.parametrize("kind, extra", [("text", {"replacement": "公"}), ("layer", {"new_layer": "classic"})])
 def test_a_form_sent_with_only_its_kinds_fields_is_taken(seed_juan, people, kind, extra):
     """What the script sends: the chosen kind's fields alone (the others disabled)."""
     c = Client()
@@ -152,7 +152,7 @@ def test_an_empty_new_text_is_refused_unless_the_deletion_is_ticked(seed_juan, p
     response = c.post(FORM, {**place, "first": 3, "last": 3, "replacement": "\u3000"})
     assert response.status_code == 302 and Proposal.objects.latest("pk").replacement == "\u3000"
     # the box is a text correction's: a layer correction with it ticked is taken, the box not read
-    response = c.post(FORM, {"kind": "layer", "section": 1, "first": 53, "last": 78, "new_layer": "commentary",
+    response = c.post(FORM, {"kind": "layer", "section": 1, "first": 53, "last": 78, "new_layer": "classic",
                              "reason": "他本", "deletion": "on"})
     assert response.status_code == 302 and Proposal.objects.latest("pk").kind == "layer"
     # the workflow, for every caller

@@ -156,13 +156,13 @@ def test_a_selection_after_a_gaiji_or_an_ext_b_character_is_the_place_the_form_n
 
 
 def test_a_heading_made_text_chooses_its_layer(site, signed_in):
-    """周禮訂義 (KR1d0010) 卷一 §2: the import read 「惟王建國」, the 周禮's sentence printed flush over its
-    commentaries, as the section's heading. 結構校正 offers 此行是正文 (decision 0067), and then, only then,
+    """欽定書經傳說彙纂 (KR1b0046) 卷六 §2: the import read 「大戰于甘乃召六卿」, the 書's sentence printed
+    on a line of its own over 蔡沈's 集傳 and the sayings it collects, as the section's heading. 結構校正 offers 此行是正文 (decision 0067), and then, only then,
     the layer the line is text of (經 unless chosen), axe clean; the proposal stores it."""
-    import_file(SHARED / "corpus" / "kanripo-jingbu" / "KR1d0010" / "KR1d0010_001.txt")
-    tab = signed_in("contrib", "contributor", "/corrections/propose/KR1d0010/1/?section=2&piece=0&start=0&end=4")
+    import_file(SHARED / "corpus" / "kanripo-jingbu" / "KR1b0046" / "KR1b0046_008.txt")
+    tab = signed_in("contrib", "contributor", "/corrections/propose/KR1b0046/8/?section=2&piece=0&start=0&end=8")
     page = tab.page
-    assert page.locator("h1").inner_text() == "校正：周禮訂義（四庫全書・文淵閣本）卷一 §2「惟王建國」"
+    assert page.locator("h1").inner_text() == "校正：欽定書經傳說彙纂（四庫全書・文淵閣本）卷六 §2「大戰于甘乃召六卿」"
     page.select_option("#id_kind", "structure")
     assert page.evaluate(SHOWN) == ["結構 (structure)", "理由（必填） (reason, required)", "依據（他本、書影、字書） (evidence)"]
     assert page.locator("#id_structure option").all_inner_texts() == [
@@ -178,10 +178,10 @@ def test_a_heading_made_text_chooses_its_layer(site, signed_in):
     assert page.evaluate(SHOWN)[:2] == ["結構 (structure)", "理由（必填） (reason, required)"]
     assert page.locator("#id_new_layer").is_disabled()
     page.select_option("#id_structure", "text")
-    page.fill("#id_reason", "周禮經文，頂格大字，非標題")
+    page.fill("#id_reason", "書之經文，非標題")
     page.click(".proposal-form button[type=submit]")
     page.locator("h1", has_text="校正").wait_for()
     p = Proposal.objects.get()
-    assert (p.kind, p.structure, p.new_layer, p.original) == ("structure", "text", "classic", "惟王建國")
-    assert page.locator(".change, main").first.inner_text().count("「惟王建國」 → 此行是正文（經） (this line is text: classic)") == 1
+    assert (p.kind, p.structure, p.new_layer, p.original) == ("structure", "text", "classic", "大戰于甘乃召六卿")
+    assert page.locator(".change, main").first.inner_text().count("「大戰于甘乃召六卿」 → 此行是正文（經） (this line is text: classic)") == 1
     assert tab.axe() == []
