@@ -85,6 +85,18 @@ def head_arrived(sock: socket.socket) -> bool:
     return not data or b"\r\n\r\n" in data or b"\n\n" in data or len(data) >= HEAD_PEEK_BYTES
 
 
+def waiting_listeners(listeners: list) -> list:
+    """The ``listeners`` (listening sockets) with a connection waiting to be accepted, looked
+    at without waiting. ``poll``, not ``select``: ``select`` refuses a descriptor of 1024 or
+    more (``FD_SETSIZE``), which a process holding many connections and files reaches; a
+    listener that failed counts as waiting (``accept`` then meets the error)."""
+    poller = select.poll()
+    for listener in listeners:
+        poller.register(listener, select.POLLIN)
+    ready = {fd for fd, _ in poller.poll(0)}
+    return [listener for listener in listeners if listener.fileno() in ready]
+
+
 def _under_api(sock: socket.socket) -> bool:
     """Whether the request waiting on ``sock`` (looked at, not taken) asks for a URL under
     ``/api/``: its line starts with a method, a space and ``/api/`` (what ``handle_error``
@@ -204,10 +216,7 @@ class ThreadWorker(gthread.ThreadWorker):
         super().wait_for_and_dispatch_events(min(timeout, 0.1))
         if self._accepting or not self.aside():
             return None
-        try:
-            waiting, _, _ = select.select(self.sockets, [], [], 0)
-        except (OSError, ValueError):
-            return None
+        waiting = waiting_listeners(self.sockets)
         now = time.monotonic()
         if not waiting:
             self._unclaimed_since = None

@@ -432,6 +432,33 @@ def turn_until(worker, done, limit: float) -> None:
         worker.wait_for_and_dispatch_events(0.05)
 
 
+def test_a_listener_numbered_past_selects_limit_is_still_looked_at():
+    """A process holding many connections and files gets descriptors of 1024 and more, which
+    ``select`` refuses (``FD_SETSIZE``): the worker looks at its listeners with ``poll``, so
+    that a connection left unclaimed there is still seen waiting."""
+    import os
+    import resource
+    import socket
+
+    from config.workers import waiting_listeners
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+    first = socket.create_server(("127.0.0.1", 0))
+    listener = socket.socket(fileno=os.dup2(first.fileno(), 1500))  # as if 1,500 were open
+    first.close()
+    try:
+        client = socket.create_connection(listener.getsockname())
+        assert (listener.fileno(), waiting_listeners([listener])) == (1500, [listener])
+        taken, _ = listener.accept()
+        assert waiting_listeners([listener]) == []
+        taken.close()
+        client.close()
+    finally:
+        listener.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def test_a_worker_running_a_heavy_request_takes_no_new_connection(worker, worker_heavy):
     """While a heavy request runs in a process, it stops taking connections (the other process
     takes them, so that light requests do not share its interpreter lock); one left waiting
