@@ -11,7 +11,12 @@
   folding policy trusts one such table no more, ``noncognate_decisions.tsv``), two
   standard characters (both in Big5, i.e. the MOE standard sets: 后/後, 于/於), loan characters (通假, ``hydzd-borrowed.txt``), CJKVI
   non-cognates (同型異字, ``non-cognates.txt``), and every pair the folding decisions keep
-  apart (``fold_exceptions.tsv``, ``noncognate_decisions.tsv``, ``rare_merge_decisions.tsv``).
+  apart as two characters (``fold_exceptions.tsv``, ``noncognate_decisions.tsv``, and the
+  index side of ``rare_merge_decisions.tsv``). A rare-merge decision of the query side
+  (``rare_merges.query_side``: 㐬 apart from 荒 and 旒, which the MOE table lists it under) keeps
+  a query for the rare form from listing every common one; it does not say they are two
+  characters, and such a pair, a variant listed under several regulars, is what this table is
+  for (516 pairs: 㐬/荒, 㐬/旒, 㑂/倣 …).
   Lines: ``A<TAB>B<TAB>SOURCES`` (A before B by code point; sources space-separated).
 * ``characters/data/kanripo_gaiji.tsv`` (with ``--gaiji FILE``): Kanripo's gaiji table,
   ``charlist.org`` of the KR-Gaiji repository of the Kanseki Repository (github.com/kanripo,
@@ -43,7 +48,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT_ROOT))
 from characters.scripts.fold_policy import read_exceptions  # noqa: E402
 from characters.scripts.fold_sources import in_big5, read_cjkvi, read_irg  # noqa: E402
-from characters.scripts.rare_merges import read_decisions, read_fold_table  # noqa: E402
+from characters.scripts.rare_merges import query_side, read_decisions, read_fold_table  # noqa: E402
 
 DATA = PROJECT_ROOT / "characters" / "data"
 DEFAULT_SOURCES = PROJECT_ROOT.parent / "shared" / "data"
@@ -80,7 +85,8 @@ def variant_pairs(data: Path) -> dict[frozenset, set[str]]:
         fields = line.split("\t")
         if not line.startswith("#") and len(fields) >= 3 and fields[2] == "apart":
             apart.add(frozenset(fields[0]))
-    apart |= {frozenset((d.common, d.rare)) for d in read_decisions() if d.decision == "apart"}
+    # the query side's decisions say what a query finds, not that two forms are two characters
+    apart |= {frozenset((d.common, d.rare)) for d in read_decisions() if d.decision == "apart" and not query_side(d)}
     fold = read_fold_table()
     out = {}
     for pair, sources in tables.items():

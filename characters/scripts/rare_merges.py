@@ -198,6 +198,14 @@ def decide(fold: dict[str, str], freq: dict[str, int], evidence: dict[frozenset,
 QUERY_SIDE = "query alternative"
 
 
+def query_side(decision: Decision) -> bool:
+    """Whether ``decision`` is one of the query side (``decide_alternatives``): it says what a
+    query for the rare form finds, not whether the two forms write one character (an ``apart``
+    there keeps a query for 㐬 from listing every 荒, where the MOE table lists 㐬 under 荒 and
+    旒 alike)."""
+    return f":{QUERY_SIDE} (" in decision.sources
+
+
 def decide_alternatives(fold: dict[str, str], alternatives: dict[str, list[str]], freq: dict[str, int],
                         simplified: set[str], hand: dict[frozenset, tuple[str, str]]) -> list[Decision]:
     """The same rule for the query side of the table: a query character ``q`` that may stand
