@@ -38,7 +38,7 @@ from django.urls import reverse
 from config.budget import BudgetExceeded
 from config.kept_work import PENDING, Crowded, KeptWork, request_wait
 from reader.catalogue_writers import classic_title, commentary_word
-from reader.importers.worklock import INDEXING, being_imported
+from reader.importers.worklock import being_imported, still_storing
 from reader.models import Edition, Juan, Piece, Work
 
 from .layercheck import PAIRS, Result, check_by_juan, juan_result, percent
@@ -191,13 +191,15 @@ def _not_being_imported(edition: Edition, references: list[Reference]) -> None:
     a run of ``import_texts`` holds the work of an edition a check of ``edition`` against
     ``references`` reads (``reader.importers.worklock.being_imported``): aligned half stored, a
     reference being imported again gave 0 of 373 aligned, then 875 of 16,366 three seconds later.
-    A run that has stored every file and only writes the search index (``worklock.INDEXING``) is
-    no reason to wait: the check reads the stored texts, not the index. The run (its process and
-    host) is named in the log, not to the reader."""
+    A run that has stored every file of the work and gone on to other works (``worklock.STORED``: a
+    work of the first folder of four is checkable in the run's first minute, not its last), or
+    only writes the search index (``worklock.INDEXING``), is no reason to wait: the check reads the
+    stored texts, not the index. The run (its process and host) is named in the log, not to the
+    reader."""
     for ref in references:
         for read in _editions(edition, ref):
             run = being_imported(connection, read.work.kanripo_id or read.work.title)
-            if run is None or run.startswith(INDEXING):
+            if not still_storing(run):
                 continue
             title = f"{read.work.title}（{read.name}）"
             raise BudgetExceeded(

@@ -88,3 +88,61 @@ def test_a_run_says_it_is_indexing_once_every_file_is_stored(db, monkeypatch):
     call_command("import_texts", str(REFERENCE_FILE), stdout=StringIO(), stderr=StringIO())
     assert len(seen) == 1 and seen[0].startswith("indexing: import_texts pid ")
     assert being_imported(connection, "KR1h0005") is None
+
+
+def test_a_work_the_run_has_stored_and_left_is_checked_while_the_run_goes_on(pair, client):
+    """A run of several works says of each work it has stored and left for another that it is stored
+    (``WorkLocks.now_storing``: ``stored: …``): the layer check of a pair both of whose works are stored
+    is made while the run still holds them; a work the run comes back to is storing again."""
+    api = f"/api/editions/{pair.edition_id}/juans/4/layer-check/"
+    locks = WorkLocks(connection, RUN)
+    try:
+        for work in ("KR1h0005", "KR1h0007"):
+            locks.take(work)
+        locks.now_storing({"KR1h0007"})  # the reference's files stored; the edition's being stored
+        fresh_activity()
+        stored, storing = being_imported(connection, "KR1h0005"), being_imported(connection, "KR1h0007")
+        assert (stored.startswith(f"stored: {RUN[:40]}"), storing.startswith(RUN[:40])) == (True, True)
+        assert client.get(api).status_code == 503
+        locks.take("KR1d0086")
+        locks.now_storing({"KR1d0086"})  # both left for a third work
+        fresh_activity()
+        assert being_imported(connection, "KR1h0007").startswith("stored: ")
+        response = client.get(api)
+        assert (response.status_code, response.json()["references"][0]["classic"]["stored_as_classic"]) == (200, 475)
+        locks.take("KR1h0005")  # a later file of the reference's work: storing it again
+        locks.now_storing({"KR1h0005"})
+        fresh_activity()
+        assert being_imported(connection, "KR1h0005").startswith(RUN[:40])
+        assert being_imported(connection, "KR1h0007").startswith("stored: ")
+    finally:
+        locks.release()
+    fresh_activity()
+    assert [being_imported(connection, work) for work in ("KR1h0005", "KR1h0007", "KR1d0086")] == [None] * 3
+
+
+def test_import_texts_marks_a_work_stored_when_it_goes_on_to_another(db, monkeypatch):
+    """``import_texts`` of two works: while it stores the second, the first is ``stored: …`` (its file
+    committed), the second storing; at the end both are let go."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from reader.management.commands import import_texts
+
+    from .test_juan_layer_check import CORPUS, REFERENCE_FILE
+
+    seen, load = [], import_texts.load_documents
+
+    def watched(parts, **kwargs):
+        fresh_activity()
+        seen.append([(being_imported(connection, work) or "none").split(" pid")[0]
+                     for work in ("KR1h0005", "禮書綱目")])
+        return load(parts, **kwargs)
+
+    monkeypatch.setattr(import_texts, "load_documents", watched)
+    call_command("import_texts", str(REFERENCE_FILE), str(CORPUS / "seed" / "lishu_gangmu_juan10.txt"),
+                 stdout=StringIO(), stderr=StringIO())
+    assert seen == [["import_texts", "none"], ["stored: import_texts", "import_texts"]]
+    fresh_activity()
+    assert (being_imported(connection, "KR1h0005"), being_imported(connection, "禮書綱目")) == (None, None)

@@ -53,11 +53,29 @@ def describe_run() -> str:
 #: writes the search index (``WorkLocks.indexing``): a reader of the stored texts (the layer check)
 #: need not wait for it.
 INDEXING = "indexing: "
+#: What ``being_imported`` says of a work whose files the run has stored, every one it has read so
+#: far, while it goes on with other works (``WorkLocks.now_storing``): a run of four Kanripo folders
+#: took 31 minutes, and a work that landed in its first minute was refused to the layer check for
+#: the other thirty. The run still holds the work (a file of it later in the run stores it again,
+#: and is marked storing again).
+STORED = "stored: "
+
+
+def still_storing(run: str | None) -> bool:
+    """Whether ``run``, what ``being_imported`` says of a work, is storing files of it now: not
+    None, nor a run that has stored them (``STORED``) or only writes the index (``INDEXING``)."""
+    return run is not None and not run.startswith((INDEXING, STORED))
 
 
 def _key(name: str) -> int:
     """The advisory lock key of a work: a signed 64-bit integer from SHA-256 of its name."""
     return int.from_bytes(hashlib.sha256(f"import-work:{name}".encode()).digest()[:8], "big", signed=True)
+
+
+def _storing_key(name: str) -> int:
+    """The advisory lock key a run holds beside ``_key(name)`` while it stores files of the work
+    ``name`` (PostgreSQL; let go when it goes on to other works: ``STORED``)."""
+    return int.from_bytes(hashlib.sha256(f"import-storing:{name}".encode()).digest()[:8], "big", signed=True)
 
 
 #: The works held by runs on an in-memory SQLite database, which no other process can open:
@@ -66,10 +84,10 @@ _IN_PROCESS: dict[str, str] = {}
 _IN_PROCESS_GUARD = threading.Lock()
 
 
-def _postgresql_holder(cursor, name: str) -> str | None:
-    """The session holding the advisory lock of the work ``name`` on PostgreSQL, as a refused run
-    is told of it, or None when none holds it."""
-    key = _key(name) & 0xFFFFFFFFFFFFFFFF
+def _postgresql_holder(cursor, name: str, key: int | None = None) -> str | None:
+    """The session holding the advisory lock of the work ``name`` (or the lock ``key``) on
+    PostgreSQL, as a refused run is told of it, or None when none holds it."""
+    key = (_key(name) if key is None else key) & 0xFFFFFFFFFFFFFFFF
     cursor.execute("SELECT a.application_name, a.pid, a.client_addr, a.backend_start FROM pg_locks l "
                    "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
                    "AND l.classid::bigint = %s AND l.objid::bigint = %s", [key >> 32, key & 0xFFFFFFFF])
@@ -116,7 +134,10 @@ def being_imported(connection, name: str) -> str | None:
     check, which must not align an edition half stored)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            return _postgresql_holder(cursor, name)
+            holder = _postgresql_holder(cursor, name)
+            if holder is None or holder.startswith(INDEXING) or _postgresql_holder(cursor, name, _storing_key(name)):
+                return holder
+            return STORED + holder
     folder = WorkLocks(connection).lock_folder()
     if folder is None:
         with _IN_PROCESS_GUARD:
@@ -137,6 +158,8 @@ class WorkLocks:
         self.run = run or describe_run()
         self.held: dict[str, object] = {}
         self.refused: dict[str, str] = {}
+        #: The works held whose files the run has stored and left for others (``now_storing``).
+        self.stored: set[str] = set()
 
     def lock_folder(self) -> Path | None:
         """SQLite: the folder of the lock files, ``import-locks/`` beside the database file; None
@@ -152,6 +175,9 @@ class WorkLocks:
         another run holds it, and again for every later call with that name in this run
         (a work refused once stays refused, so that no file of it lands after another run's)."""
         if name in self.held:
+            if name in self.stored:  # the run comes back to it: storing again
+                self.stored.discard(name)
+                self._mark(name, storing=True)
             return
         if name in self.refused:
             raise WorkBusyError(self.refused[name])
@@ -168,6 +194,7 @@ class WorkLocks:
                 cursor.execute("SELECT set_config('application_name', %s, false)", [self.run[:63]])
             cursor.execute("SELECT pg_try_advisory_lock(%s)", [_key(name)])
             if cursor.fetchone()[0]:
+                cursor.execute("SELECT pg_advisory_lock(%s)", [_storing_key(name)])  # only a holder of the work takes it
                 self.held[name] = _key(name)
                 return None
             holder = _postgresql_holder(cursor, name)
@@ -200,6 +227,31 @@ class WorkLocks:
             self.held[name] = None
         return None
 
+    def now_storing(self, names) -> None:
+        """The run now stores files of the works ``names`` (each held: ``take``): every other work it
+        holds has all the files the run has read of it stored and committed (each file is its own
+        transaction), and ``being_imported`` says so of it (``STORED``), so that a reader of the
+        stored texts (the layer check) need not wait for the rest of the run."""
+        for name in self.held.keys() - set(names) - self.stored:
+            self.stored.add(name)
+            self._mark(name, storing=False)
+
+    def _mark(self, name: str, storing: bool) -> None:
+        """Say to others whether the run is storing files of the held work ``name``."""
+        if self.connection.vendor == "postgresql":
+            with self.connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s)" if storing else "SELECT pg_advisory_unlock(%s)",
+                               [_storing_key(name)])
+            return
+        description = self.run if storing or self.run.startswith(INDEXING) else STORED + self.run
+        fd = self.held[name]
+        if fd is None:  # held in the process (an in-memory database)
+            with _IN_PROCESS_GUARD:
+                _IN_PROCESS[name] = description
+        else:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{description}\n".encode(), 0)
+
     def indexing(self) -> None:
         """Say to others that every file of the run is stored and it only writes the search index now:
         its description, as ``being_imported`` reads it, starts with ``INDEXING`` (the works stay held)."""
@@ -224,7 +276,9 @@ class WorkLocks:
         if self.connection.vendor == "postgresql":
             if self.held and self.connection.connection is not None:
                 with self.connection.cursor() as cursor:
-                    for key in self.held.values():
+                    for name, key in self.held.items():
+                        if name not in self.stored:
+                            cursor.execute("SELECT pg_advisory_unlock(%s)", [_storing_key(name)])
                         cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
         else:
             for name, fd in self.held.items():
@@ -234,3 +288,4 @@ class WorkLocks:
                 else:
                     os.close(fd)  # closing the only descriptor releases the flock
         self.held.clear()
+        self.stored.clear()

@@ -327,6 +327,7 @@ class Command(BaseCommand):
                             locks.take(work_name(part))
                         except WorkBusyError as exc:
                             raise TextFormatError(str(path), 1, 1, str(exc)) from None
+                    locks.now_storing({work_name(part) for part in parts})  # the works before: stored
                     for part in parts:
                         old = juan_to_replace(part, opts["edition"])
                         if old is not None and keep is None:
