@@ -17,15 +17,20 @@ SIGNED_NAMES = {"劉淵林": "劉逵", "班孟堅": "班固"}
 #: each by his surname and 曰 (孔曰, 包曰, 周曰), its own 序 by surname and 氏 (「包氏周氏章句出焉」), and so
 #: do the books that quote its glosses (史記集解 and 文選注: 包氏曰).
 LUNYU_JIJIE_MEN = ("孔安國", "包咸", "周氏", "馬融", "鄭玄", "陳羣", "王肅", "周生烈")
+#: Another form of a surname of ``LUNYU_JIJIE_MEN`` the books print for the one the list writes: 論語 四部叢刊 and
+#: 論語集解義疏 print 包咸 as 苞氏 (苞氏曰 194 and 192 times, 包氏曰 once), and 皇侃's 疏 there says whom it names:
+#: 「何集注皆呼人名唯苞獨云氏者苞名咸何家諱咸故不言也」 (論語集解義疏 卷一, on 學而's 苞氏曰同門曰朋也).
+JIJIE_SURNAME_FORMS = {"苞": "包"}
 
 
 def jijie_man(printed: str) -> str:
     """The man of ``LUNYU_JIJIE_MEN`` that ``printed``, a surname alone or with 氏 as the 集解 and
-    the books quoting it print him (包, 包氏, 孔), stands for: the man the list names so (周氏 is
+    the books quoting it print him (包, 包氏, 苞氏: ``JIJIE_SURNAME_FORMS``, 孔), stands for: the man the list names so (周氏 is
     周氏, whose given name nobody knew), else the one man of the list whose name begins with the
     surname (包 → 包咸, 孔 → 孔安國). ``printed`` itself when the list names nobody so, or several
     (a surname of two men)."""
     surname = printed.removesuffix("氏")
+    surname = JIJIE_SURNAME_FORMS.get(surname, surname)
     if surname + "氏" in LUNYU_JIJIE_MEN:
         return surname + "氏"
     men = [man for man in LUNYU_JIJIE_MEN if man.startswith(surname)]

@@ -95,11 +95,14 @@ PROFILES: tuple[Profile, ...] = (
     Profile(("九家集注杜詩",), Voice("", COMMENTARY, "注"), JIUJIA),
     Profile(("水經注",), Voice("", EDITORIAL, "案"), {"案": Voice("", EDITORIAL, "案")}, reversed_columns=True),
 )
-#: 注疏 editions whose 注 collects earlier men's glosses, by title: the 注 layer's writer (``layer_writers``)
-#: is the collector, and each man's formula opens his part of a note (``collected_notes``). 論語注疏
-#: prints 何晏's 集解 so (孔曰, 包曰 …: ``voices.LUNYU_JIJIE``); what opens with no formula is 何晏's own.
-COLLECTED_NOTES = {"論語注疏": Profile(("論語注疏",), Voice("何晏", COMMENTARY, "集解"), LUNYU_JIJIE,
-                                      collects=True, sayings=True)}
+#: Editions of a classic whose 注 collects earlier men's glosses, by title: the 注's writer (the byline's, or
+#: ``layer_writers``' in a 注疏 edition) is the collector, and each man's formula opens his part of a note
+#: (``collected_notes``). Three books print 何晏's 集解 so (``voices.LUNYU_JIJIE``): 論語注疏 as its 注 at
+#: full size (孔曰, 包曰 …), 論語 四部叢刊 in small print (孔安國曰, 苞氏曰 …) and 論語集解義疏 at full size
+#: after 註, under 皇侃's 疏 (孔安國曰, 苞氏曰 …); what opens with no formula is 何晏's own.
+LUNYU_JIJIE_NOTES = Profile(("論語注疏", "論語集解義疏", "論語"), Voice("何晏", COMMENTARY, "集解"), LUNYU_JIJIE,
+                            collects=True, sayings=True)
+COLLECTED_NOTES = {title: LUNYU_JIJIE_NOTES for title in LUNYU_JIJIE_NOTES.titles}
 #: Books whose 經 is flush and whose commentary is indented at full size: the commentary's voice.
 INDENT_LAYERS = {"水經注": Voice("酈道元", COMMENTARY, "注")}
 #: Books whose indented blocks are led by a marker at the start of a line: marker → voice.
@@ -159,7 +162,7 @@ class Collection(NamedTuple):
 
 def collection(title: str) -> Collection | None:
     """The ``Collection`` of the book titled ``title`` (a work's title, ``header.TITLE_VARIANTS``
-    folded), by its profile (``Profile.collects``; a 注疏 edition's by ``COLLECTED_NOTES``: 論語注疏 何晏),
+    folded), by its profile (``Profile.collects``; a classic's edition by ``COLLECTED_NOTES``: 論語注疏 何晏),
     None for a book whose commentary collects
     no one's glosses. docs/decisions/0058: the collector is the writer of the layer, each quoted
     man the commentator of his part."""
