@@ -10,6 +10,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from characters.folding import fold
 from config.budget import check
 from reader.display import Display
 from reader.models import Juan, Section
@@ -231,16 +232,22 @@ RENDERED = {"pieces": 0}
 FORMULA_WORDS = "正義釋注箋傳"
 
 
-def opens_with_formula(piece, who: str, words: str | None = None) -> bool:
+def opens_with_formula(piece, who: str, words: str | None = None, generic: bool = True) -> bool:
     """Whether a note's words open with its writer's formula, which names him as a label
     would: one to three characters then 曰, each of them a character of ``who`` (師古曰 of
     顏師古, 善曰 of 李善), of the note's layer (補曰 of 補注) or of ``FORMULA_WORDS``
     (正義曰). A definition that opens a note (山脊曰岡, 云怨耦曰仇: 曰 among its first
     words) is no formula: the note keeps its commentator's label. ``words``: the note's words
-    as they read on into the parts after it (``words_read_on``); ``piece.text`` without."""
-    text = piece.text if words is None else words
+    as they read on into the parts after it (``words_read_on``); ``piece.text`` without.
+    ``generic=False``: only a formula of his name's or his layer's characters (補曰, 師古曰; not
+    正義曰, which names no man). Read after a leading ○ (the circle that sets an editor's words
+    apart: 前漢書's ○宋祁曰) and folded, so that a variant form of a character of the name is the
+    formula (服䖍曰 of 服虔, 李竒曰 of 李奇, 荀悦曰 of 荀悅), as the credits read the formulas
+    (``characters.folding.fold``, as ``mandoku.commentators`` does)."""
+    text = (piece.text if words is None else words).lstrip("○")
     head = text[:text.find("曰")] if "曰" in text[:4] else ""
-    return bool(head) and all(c in who or c in piece.layer_label or c in FORMULA_WORDS for c in head)
+    allowed = fold(who + piece.layer_label + (FORMULA_WORDS if generic else ""))
+    return bool(head) and all(c in allowed for c in fold(head))
 
 
 def words_read_on(items: list, i: int, by_position: dict) -> str:
@@ -341,7 +348,10 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
             # one rule for every layer, its name and its writer (傳 毛亨, 箋 鄭玄, 音義 陸德明, 疏 孔穎達),
             # said once for the parts of one note
             p.needs_tag = not p.same_voice
-            p.needs_who = p.needs_tag and bool(who)
+            # (his name left out where the note's words open with his formula of his name's or his
+            # layer's characters, 補曰 of 洪興祖's 補注, 師古曰: they name him, as in the other modes)
+            p.needs_who = p.needs_tag and bool(who) \
+                and not opens_with_formula(p, who, words_read_on(items, i, by_position), generic=False)
         previous = p
         if getattr(p, "section_start", False) and not getattr(p, "continued", False):
             # a structure correction: a section starts here (its mark, after the piece, links to its history)
