@@ -21,14 +21,21 @@ LUNYU_JIJIE_MEN = ("孔安國", "包咸", "周氏", "馬融", "鄭玄", "陳羣"
 #: 論語集解義疏 print 包咸 as 苞氏 (苞氏曰 194 and 192 times, 包氏曰 once), and 皇侃's 疏 there says whom it names:
 #: 「何集注皆呼人名唯苞獨云氏者苞名咸何家諱咸故不言也」 (論語集解義疏 卷一, on 學而's 苞氏曰同門曰朋也).
 JIJIE_SURNAME_FORMS = {"苞": "包"}
+#: A surname two men of ``LUNYU_JIJIE_MEN`` share (周氏, 周生烈), printed alone before 曰, is the man the other
+#: editions of the 集解 print in its place: each of 論語注疏's 14 glosses opened 周曰 (公冶長 「周曰齊大夫晏姓」 …
+#: 陽貨 「周曰所至之鄉輒原其人情」; not 公冶長's 「殷曰璉周曰簠簋」, a list of sayings) is opened 周生烈曰 in 論語 四部叢刊
+#: or 論語集解義疏 (12 of them in both), and neither prints 周氏曰 anywhere.
+JIJIE_SURNAME_MEN = {"周": "周生烈"}
 
 
 def jijie_man(printed: str) -> str:
     """The man of ``LUNYU_JIJIE_MEN`` that ``printed``, a surname alone or with 氏 as the 集解 and
     the books quoting it print him (包, 包氏, 苞氏: ``JIJIE_SURNAME_FORMS``, 孔), stands for: the man the list names so (周氏 is
-    周氏, whose given name nobody knew), else the one man of the list whose name begins with the
-    surname (包 → 包咸, 孔 → 孔安國). ``printed`` itself when the list names nobody so, or several
-    (a surname of two men)."""
+    周氏, whose given name nobody knew), a surname of two men alone the one the other editions print there
+    (周 → 周生烈: ``JIJIE_SURNAME_MEN``), else the one man of the list whose name begins with the
+    surname (包 → 包咸, 孔 → 孔安國). ``printed`` itself when the list names nobody so, or several."""
+    if printed in JIJIE_SURNAME_MEN:
+        return JIJIE_SURNAME_MEN[printed]
     surname = printed.removesuffix("氏")
     surname = JIJIE_SURNAME_FORMS.get(surname, surname)
     if surname + "氏" in LUNYU_JIJIE_MEN:

@@ -47,9 +47,10 @@ def test_jijie_names_each_quoted_commentator_and_pei_yins_own_words():
 def test_the_men_of_he_yans_jijie_are_read_by_its_own_list_of_them():
     """論語集解 prints its men by surname (包曰, 孔曰) or surname and 氏 (包氏, 周氏), and the books
     quoting it alike (史記集解, 文選注: 包氏曰): each is the man its own list names (``voices.
-    LUNYU_JIJIE_MEN``, 論語注疏's front matter), a surname of two men of it nobody."""
-    assert [jijie_man(name) for name in ("包氏", "包", "孔", "馬", "鄭", "王", "周", "周氏", "陳", "周生烈", "何")] == [
-        "包咸", "包咸", "孔安國", "馬融", "鄭玄", "王肅", "周氏", "周氏", "陳羣", "周生烈", "何"]
+    LUNYU_JIJIE_MEN``, 論語注疏's front matter); 苞氏 is 包咸 (論語 四部叢刊, 論語集解義疏); 周 alone, the surname of
+    周氏 and 周生烈, is 周生烈, as the other editions print 論語注疏's 周曰."""
+    assert [jijie_man(name) for name in ("包氏", "苞氏", "包", "孔", "馬", "鄭", "王", "周", "周氏", "陳", "周生烈", "何")] == [
+        "包咸", "包咸", "包咸", "孔安國", "馬融", "鄭玄", "王肅", "周生烈", "周氏", "陳羣", "周生烈", "何"]
     assert (JIJIE_NAMES["包氏"], WENXUAN_NAMES["包氏"], HANSHU_NAMES["鄭氏"]) == ("包咸", "包咸", "鄭氏")
 
 

@@ -75,6 +75,14 @@ def test_a_formula_the_printed_line_cuts_opens_its_mans_part():
                                                            "周公故受王者禮樂有八佾之舞季桓子僭於其家廟舞之故孔子譏之")]
 
 
+def test_zhou_alone_is_zhou_shenglie_as_the_other_editions_print_him():
+    """公冶長 (卷五): 「周曰齊大夫晏姓」 is 周生烈's part (論語 四部叢刊 prints it 周生烈曰), run on over the next line."""
+    got = jijie(parse("kanripo-jingbu/KR1h0007/KR1h0007_005.txt"))
+    k = got.index(("周生烈", "何注", "周曰齊大夫晏姓"))
+    assert got[k + 1] == ("周生烈", "何注", "平諡名嬰")
+    assert not [c for c, *_ in got if c == "周氏"]
+
+
 def test_sbck_opens_each_part_with_the_mans_whole_name():
     """論語 四部叢刊 卷一 (學而, 爲政): the 集解 in small print; 馬融曰, 孔安國曰, 鄭玄曰 open their men's parts,
     苞氏曰 包咸's (皇侃: 苞名咸), 王肅曰 after 也 opens his mid-note; the 篇's count of 章 (凢十六章) and notes

@@ -36,13 +36,13 @@ JIJIE = {name + "曰": Voice(who, COMMENTARY, "集解") for name, who in JIJIE_N
 JIJIE.update({own: Voice("裴駰", COMMENTARY, "集解") for own in ("駰案", "駰按", "駰謂")})
 
 #: 論語集解 (何晏), as 論語注疏, 論語 四部叢刊 and 論語集解義疏 print it: each man 何晏 collects (``reader.quoted_names.LUNYU_JIJIE_MEN``)
-#: opens his part with his surname and 曰 (孔曰 孔安國, 包曰 包咸, 周曰 周氏, 陳曰 陳羣, 王曰 王肅:
-#: ``jijie_man``), or his whole name and 曰 (周生烈曰, whose surname is 周氏's); 何晏's own words name no one.
+#: opens his part with his surname and 曰 (孔曰 孔安國, 包曰 包咸, 周曰 周生烈, 陳曰 陳羣, 王曰 王肅:
+#: ``jijie_man``), or his whole name and 曰 (周生烈曰); 何晏's own words name no one.
 LUNYU_JIJIE = {man[0] + "曰": Voice(jijie_man(man[0]), COMMENTARY, "集解") for man in LUNYU_JIJIE_MEN}
 LUNYU_JIJIE.update({man + "曰": Voice(man, COMMENTARY, "集解") for man in LUNYU_JIJIE_MEN if not man.endswith("氏")})
 #: … or his surname and 氏, as the 集解's own 序 names its men (「包氏周氏章句出焉」) and 論語 四部叢刊 and
 #: 論語集解義疏 print 包咸 (苞氏曰, 包氏曰: his surname in either form, ``JIJIE_SURNAME_FORMS``).
-LUNYU_JIJIE.update({form + "氏曰": Voice(jijie_man(form), COMMENTARY, "集解") for man in LUNYU_JIJIE_MEN
+LUNYU_JIJIE.update({form + "氏曰": Voice(jijie_man(form + "氏"), COMMENTARY, "集解") for man in LUNYU_JIJIE_MEN
                     for form in (man[0], *(v for v, s in JIJIE_SURNAME_FORMS.items() if s == man[0]))})
 
 #: 文選註: each glossator 李善 quotes by name (``reader.quoted_names.WENXUAN_NAMES``) opens his part so.
