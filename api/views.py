@@ -372,7 +372,7 @@ def _distribution(results, sections: bool = True) -> dict:
         out["sections"] = rows = results.by_section()
         places = edition_places()
         for row in rows:  # the index's work_id is the edition's: the API gives both
-            del row["work_slug"], row["work_title"]
+            del row["work_slug"], row["work_title"], row["juan_id"], row["chapter_id"]
             row["edition_id"] = edition = row["work_id"]
             row["work_id"] = places.get(edition, {}).get("work_id", edition)
     return out

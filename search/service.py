@@ -115,14 +115,20 @@ def printed_places() -> tuple[dict[int, str], dict[int, str]]:
     return _printed.get()
 
 
-def hit_place(passage) -> tuple[str, str]:
-    """``(part, 卷)`` a hit names after its work, as its section's citation does (decisions 0062,
-    0068): the part of the work its juan's title line names (``魏志``; "" for most books) and the
-    printed 卷 its chapter falls in (``卷一下`` for a hit in 前漢書 KR2a0007_001's 〈高帝紀第一下〉),
-    else its juan's label (``passage.juan_label``, the whole juan's name: ``卷十``, ``卷一上・卷一下``
-    for its 校語-like chapter of none). ``passage``: a ``HitPassage`` (a hit's place)."""
+def cited_place(juan_id: int, chapter_id: int | None, juan_label: str) -> tuple[str, str]:
+    """``(part, 卷)`` a place of the juan ``juan_id`` and the chapter ``chapter_id`` is named by after
+    its work, as its section's citation names it (decisions 0062, 0068): the part of the work its
+    juan's title line names (``魏志``; "" for most books) and the printed 卷 its chapter falls in
+    (``卷一下`` for 前漢書 KR2a0007_001's 〈高帝紀第一下〉), else ``juan_label``, the whole juan's name
+    (``卷十``; ``卷一上・卷一下`` for that juan's 校語-like chapter of none). What hits (``hit_place``),
+    their CSV and the search page's bars per juan and per section name."""
     printed, parts = printed_places()
-    return parts.get(passage.juan_id, ""), printed.get(passage.chapter_id, passage.juan_label)
+    return parts.get(juan_id, ""), printed.get(chapter_id, juan_label)
+
+
+def hit_place(passage) -> tuple[str, str]:
+    """``cited_place`` of a hit's ``passage`` (a ``HitPassage``: its juan, chapter and juan label)."""
+    return cited_place(passage.juan_id, passage.chapter_id, passage.juan_label)
 
 
 def with_part(name: str, title: str, part: str) -> str:

@@ -29,8 +29,8 @@ from .filters import annotation_hits, folded_hits, form_filters, without_filters
 from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, one_value_errors, resolve_edition,
                     resolve_work)
 from .service import (
-    HitLinks, edition_label, edition_places, hit_place, juan_path, kept_section_names, name_layers, query_hints, run_search,
-    section_path, with_part,
+    HitLinks, cited_place, edition_label, edition_places, hit_place, juan_path, kept_section_names, name_layers,
+    query_hints, run_search, section_path, with_part,
 )
 
 PAGE_SIZE = 50
@@ -81,21 +81,28 @@ def hit_tools(hit, collated: bool) -> dict:
 
 def distribution(results, query, titles: dict[str, str]) -> dict:
     """Bars for the page: hits per juan and per section, widths in percent of the largest;
-    ``titles`` as ``work_names()``."""
+    ``titles`` as ``work_names()``. Each bar names its place as the hits and their citations do
+    (``service.cited_place``): the part of the work after its title (三國志・魏志) and the printed 卷
+    (前漢書 卷一下, not the file's 卷一上・卷一下); a juan binding several printed 卷 has a bar for each,
+    counted from its sections (its chapter of none, if any, under the juan's label)."""
     def bars(rows, url):
         top = max((r["count"] for r in rows), default=1)
         return [{**r, "width": max(1, round(100 * r["count"] / top)), "url": url(r)} for r in rows]
 
-    params = {"hl": query.text, **({"exact": "on"} if query.exact else {})}
-    juans = results.by_juan()
-    for row in juans:
-        row["work_title"] = titles.get(row["work_slug"], row["work_title"])
-    params = urlencode(params)  # the same for every bar
-    by_juan = bars(juans, lambda r: juan_path(r["work_slug"], r["juan"]) + "?" + params)
+    params = urlencode({"hl": query.text, **({"exact": "on"} if query.exact else {})})  # the same for every bar
     check("counting hits per section", HIT_ADVICE, HIT_ADVICE_ZH)
     sections = results.by_section()
+    juans: dict[tuple, dict] = {}  # (edition, juan, work as named, 卷) -> its bar's row, in text order
     for row in sections:
-        row["work_title"] = titles.get(row["work_slug"], row["work_title"])
+        part, row["juan_label"] = cited_place(row["juan_id"], row["chapter_id"], row["juan_label"])
+        row["work_title"] = with_part(titles.get(row["work_slug"], row["work_title"]), row["work_title"], part)
+        key = (row["work_id"], row["juan"], row["work_title"], row["juan_label"])
+        if (juan := juans.get(key)) is None:
+            juans[key] = {"work_slug": row["work_slug"], "work_title": row["work_title"], "juan": row["juan"],
+                          "juan_label": row["juan_label"], "count": row["count"]}
+        else:
+            juan["count"] += row["count"]
+    by_juan = bars(list(juans.values()), lambda r: juan_path(r["work_slug"], r["juan"]) + "?" + params)
     total = len(sections)
     if total > MAX_SECTION_BARS:
         top = sorted(range(total), key=lambda i: -sections[i]["count"])[:MAX_SECTION_BARS]

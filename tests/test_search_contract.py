@@ -163,7 +163,7 @@ def test_distribution_rows_have_their_keys_in_order_and_are_new_on_every_call(ba
     juans, sections = results.by_juan(), results.by_section()
     assert [list(r) for r in juans] == [["work_id", "work_slug", "work_title", "juan", "juan_label", "count"]]
     assert {tuple(r) for r in sections} == {("work_id", "work_slug", "work_title", "juan", "juan_label", "section",
-                                              "title", "count")}
+                                              "title", "juan_id", "chapter_id", "count")}
     assert (juans[0]["juan"], juans[0]["count"], len(sections), sum(r["count"] for r in sections)) == (10, 326, 31, 326)
     for row in juans + sections:  # the API deletes what it does not give; a later call is whole again
         del row["work_slug"]

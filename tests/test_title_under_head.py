@@ -116,6 +116,38 @@ def test_a_hit_in_sanguozhi_names_the_part_of_the_work_as_its_citation_does(clie
         ["三國志", "卷一"], [str(weizhi.edition_id), str(weizhi.work_id), "魏志"], "")
 
 
+def bars(html: str) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """The search page's bars per juan and per section: ``(name, count)`` each."""
+    lists = re.findall(r'<ul class="bar-list(?: sections)?">(.*?)</ul>', html, re.S)
+    return tuple([(name, int(n)) for name, n in re.findall(r'<a href="[^"]*">([^<]*)</a><svg[^>]*>.*?</svg>'
+                                                             r'<span class="n">(\d+)</span>', bar_list, re.S)]
+                 for bar_list in lists)
+
+
+def test_the_bars_name_the_printed_juan_and_the_part_as_the_hits_do(client, histories):
+    """The search page's bars per juan and per section named 前漢書 卷一下's hits by the file's label
+    (卷一上・卷一下) and 三國志's with no 魏志, where the hits, the CSV and the API name the printed 卷 and
+    the part (``search.service.cited_place``, the one function they all read): a file binding two printed
+    卷 is two bars per juan, each counted from its sections; 漢王 falls 86 times in 卷一上, 9 in 卷一下."""
+    q = "五年冬十月漢王追項羽"
+    assert bars(client.get("/search/", {"q": q}).content.decode()) == (
+        [("前漢書 卷一下", 1)], [("前漢書 卷一下 §12 五年冬十月漢王追…", 1)])
+    assert bars(client.get("/search/", {"q": "太祖武皇帝沛國譙人"}).content.decode()) == (
+        [("三國志・魏志 卷一", 1)], [("三國志・魏志 卷一 §1 太祖武皇帝沛國譙…", 1)])
+    hits = client.get("/api/search/", {"q": "漢王", "page_size": 200}).json()
+    per_juan = {}
+    for hit in hits["results"]:
+        per_juan[hit["juan_label"]] = per_juan.get(hit["juan_label"], 0) + 1
+    assert per_juan == {"卷一上": 86, "卷一下": 9, "卷一": 3}
+    juans, sections = bars(client.get("/search/", {"q": "漢王"}).content.decode())
+    assert juans == [("前漢書 卷一上", 86), ("前漢書 卷一下", 9), ("三國志・魏志 卷一", 3)]
+    assert {name.split(" §")[0] for name, _ in sections} == {"前漢書 卷一上", "前漢書 卷一下", "三國志・魏志 卷一"}
+    assert [sum(n for name, n in sections if name.startswith(juan + " §")) for juan, _ in juans] == [86, 9, 3]
+    # the API's distribution counts whole juans, by the juan's own label, as before
+    assert [(r["juan"], r["juan_label"], r["count"]) for r in hits["distribution"]["juans"]] == [
+        (1, "卷一上・卷一下", 95), (1, "卷一", 3)]
+
+
 @pytest.mark.slow
 def test_no_chapter_of_a_file_of_several_printed_juans_is_untitled_but_one_opening_inside_its_juan():
     """Over the books whose files bind several printed 卷 (decision 0062: 世説新語, 孟子注疏, 前漢書, 後漢書,

@@ -435,23 +435,28 @@ class SearchResults:
 
     def section_counts(self) -> tuple[list[tuple], list[int]]:
         """``(heads, counts)``: the sections with hits in text order, each as its head
-        ``(work_id, work_slug, work_title, juan, juan_label, section, title)`` (``section``:
-        the section's position in its juan, its identity) and its number of hits; as
-        ``juan_counts``, for ``by_section``'s rows."""
+        ``(work_id, work_slug, work_title, juan, juan_label, section, title, juan_id, chapter_id)``
+        (``section``: the section's position in its juan, its identity; ``juan_id`` and
+        ``chapter_id`` the juan's and the chapter's ids, by which ``search.service.cited_place``
+        names the printed 卷 and the part of the work the section is cited under) and its number of
+        hits; as ``juan_counts``, for ``by_section``'s rows."""
         counts: dict = {}
         for h in self._in_text_order():
             head = (h.work_id, h.work_slug, h.work_title, h.juan_number, h.juan_label, h.section_position,
-                    h.section_title)
+                    h.section_title, h.juan_id, h.chapter_id)
             counts[head] = counts.get(head, 0) + 1
         return list(counts), list(counts.values())
 
     def by_section(self) -> list[dict]:
         """``[{"work_id", "work_slug", "work_title", "juan", "juan_label", "section", "title",
-        "count"}]`` in text order, keys in that order; new dicts on every call (every backend's
-        rows: ``section_counts`` as dicts, one dict literal a row: 之 on 30 M has 24,406)."""
+        "juan_id", "chapter_id", "count"}]`` in text order, keys in that order; new dicts on every
+        call (every backend's rows: ``section_counts`` as dicts, one dict literal a row: 之 on 30 M
+        has 24,406)."""
         return [{"work_id": w, "work_slug": slug, "work_title": title, "juan": juan, "juan_label": label,
-                 "section": section, "title": section_title, "count": count}
-                for (w, slug, title, juan, label, section, section_title), count in zip(*self.section_counts())]
+                 "section": section, "title": section_title, "juan_id": juan_id, "chapter_id": chapter_id,
+                 "count": count}
+                for (w, slug, title, juan, label, section, section_title, juan_id, chapter_id), count
+                in zip(*self.section_counts())]
 
 
 class BaseSearchBackend:

@@ -11,13 +11,14 @@ from .format import PLACE_FIELDS
 from .writers import layer_counts
 
 
-_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION, _SECTION_TITLE = (
+_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION, _SECTION_TITLE, _JUAN_ID, _CHAPTER_ID = (
     PLACE_FIELDS.index(f) for f in ("work_id", "work_slug", "work_title", "juan_number", "juan_label",
-                                    "section_position", "section_title"))
-#: A juan's and a section's distribution head from a place (``PositionalResults._group_counts``).
+                                    "section_position", "section_title", "juan_id", "chapter_id"))
+#: A juan's and a section's distribution head from a place (``PositionalResults._group_counts``;
+#: ``SearchResults.juan_counts``, ``SearchResults.section_counts``).
 _JUAN_HEAD = operator.itemgetter(_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL)
 _SECTION_HEAD = operator.itemgetter(_WORK_ID, _WORK_SLUG, _WORK_TITLE, _JUAN_NUMBER, _JUAN_LABEL, _SECTION_POSITION,
-                                    _SECTION_TITLE)
+                                    _SECTION_TITLE, _JUAN_ID, _CHAPTER_ID)
 
 
 class PositionalResults(SearchResults):

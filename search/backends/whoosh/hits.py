@@ -190,6 +190,7 @@ class WhooshResults(SearchResults):
         counts = np.add.reduceat(hits.counts[order], first)
         firsts = [int(hits.docs[order[i]]) for i in first.tolist()]
         titles = view.titles_of(hits.searcher, sections[first].tolist(), firsts)
-        heads = [view.juan_heads[int(view.juan_rank[docnum])] + (int(view.section_position[docnum]), title)
+        heads = [view.juan_heads[int(view.juan_rank[docnum])] + (int(view.section_position[docnum]), title,
+                                                                 int(view.juan_id[docnum]), int(view.chapter_id[docnum]))
                  for docnum, title in zip(firsts, titles)]
         return heads, counts.astype(np.int64).tolist()
