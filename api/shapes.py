@@ -371,6 +371,16 @@ class UnfilteredSerializer(serializers.Serializer):
     commentators = SuggestedCommentatorSerializer(many=True)
 
 
+class PersonReadSerializer(serializers.Serializer):
+    """A person filter's value and the people it was read as (``search.facets.people_read``)."""
+
+    parameter = serializers.CharField(help_text="commentator or author")
+    label = serializers.CharField(help_text="the filter as the search page names it: 注者, 作者")
+    typed = serializers.CharField(help_text="the value as given (班孟堅)")
+    people = serializers.ListField(child=serializers.CharField(), help_text=(
+        "the names it stands for, as the author facet and the hits' commentator name them (班固)"))
+
+
 class SearchResponseSerializer(serializers.Serializer):
     """A page of hits: ``count`` occurrences in ``passages`` passages, hits per juan, hints, facets,
     and, for a search with filters that found nothing, what each filter took away."""
@@ -383,6 +393,9 @@ class SearchResponseSerializer(serializers.Serializer):
     distribution = JuanDistributionSerializer()
     hints = HintsSerializer()
     facets = FacetsSerializer()
+    people_read = PersonReadSerializer(many=True, required=False, help_text=(
+        "only when a person filter's value stands for people other than the name as typed: whom it was read as "
+        "(author=班孟堅: 班固; commentator=鄭: 鄭玄)"))
     unfiltered = UnfilteredSerializer(required=False, help_text=(
         "only when the search has filters and found nothing: the hits without each filter and without them "
         "all, and which filters emptied it (`emptied_by`)"))

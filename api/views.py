@@ -37,7 +37,7 @@ from search.matching import reading_of
 from search.backends import SearchError
 from search.documents import LAYER_ALIASES, LAYER_GROUPS
 from search.facet_menu import active_filters
-from search.facets import works_of_dynasties
+from search.facets import people_read, works_of_dynasties
 from search.filters import folded_hits, form_filters, without_filters
 from search.forms import PAGING, DynastyField, SearchForm, ValuesField, one_value_errors
 from search.service import HitLinks, edition_places, hit_place, kept_section_names, name_layers, query_hints, run_search
@@ -435,6 +435,9 @@ class SearchView(APIView):
         # Where the hits fall (部, 類, dynasty, author, edition), from the index's hits per juan,
         # layer and commentator.
         response.data["facets"] = search_facets(form, results)
+        # the people a person filter's value was read as, where not the name as typed (班孟堅: 班固)
+        if read := people_read(form.cleaned_data):
+            response.data["people_read"] = read
         # A search with filters that found nothing: which filter emptied it, and the hits
         # without each (search.filters.without_filters, as the search page shows them).
         if (unfiltered := emptied_by(request, results)) is not None:

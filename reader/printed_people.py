@@ -32,6 +32,7 @@ from catalogue.catalogue import entry
 from characters.folding import fold, query_folds
 
 from .models import Edition
+from .quoted_names import QUOTED_NAMES
 from .person_names import (
     dynasty_key, folded_catalogue_people, known_dynasties, person_name, printed_dynasties, spellings, surname_form_person,
 )
@@ -179,9 +180,13 @@ def typed_author(typed: str, held=()) -> tuple[str, ...]:
     name (a surname: 江 → 江永, 江聲; 范 → 范寧, whom a byline prints 范寗; not 劉炳 → 劉昞, a
     whole name of another person whose name folds as his); else
     ``typed_people``'s reading, which names nobody held (nothing is found). Never a dynasty or a
-    role word of a byline (清, 注, 撰): a filter names people. Sorted; ``()`` for ""."""
+    role word of a byline (清, 注, 撰): a filter names people. A name a book prints a man by that is
+    not his own is read as him first (``reader.quoted_names.QUOTED_NAMES``: the courtesy name a
+    byline signs him by, 班孟堅 → 班固, 劉淵林 → 劉逵, as the importer reads those bylines; the name a
+    collected commentary prints before his 曰, 師古 → 顏師古). Sorted; ``()`` for ""."""
     if not typed:
         return ()
+    typed = QUOTED_NAMES.get(typed, typed)
     people = typed_people(typed)
     named = set(held) | set(library_dynasties())
     if named.intersection(people):

@@ -40,7 +40,9 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from catalogue.catalogue import bu_of, entry, get_class
 from reader.book_writers import main_dynasties, main_writers, writer_dynasty
@@ -49,7 +51,6 @@ from reader.importers.mandoku.profiles import collection
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition
 from reader.people import work_people
-from reader.quoted_names import QUOTED_NAMES
 from reader.printed_people import library_dynasties as byline_people, one_person, surname_forms, typed_author
 from reader.stamp import KeptPerStamp, corpus_version
 
@@ -219,14 +220,40 @@ def typed_commentators(typed: str) -> tuple[str, ...]:
     """The commentators a ``commentator`` filter typed as ``typed`` stands for, by the author
     filter's rule (``reader.printed_people.typed_author``) among the people the held works name
     (``_commentator_names``), a name a collected commentary prints a man by read as him
-    (``QUOTED_NAMES``: 師古 → 顏師古): a whole name by any of its spellings (范甯 → 范寧), else the
+    (``reader.quoted_names.QUOTED_NAMES``: 師古 → 顏師古): a whole name by any of its spellings (范甯 → 范寧), else the
     people whose names begin with it (鄭 → 鄭玄; 呂 → 呂延濟, 呂向 in 六臣註文選), never a dynasty or
     a role word (唐, 注: nobody); a name nothing holds is kept as typed (``typed_people``), which
     keeps nothing (``unknown_commentators`` tells it). Sorted; ``()`` for "", which reads nothing
     (no filter asks no query)."""
     if not typed:
         return ()
-    return typed_author(QUOTED_NAMES.get(typed, typed), _commentator_names(facet_table()))
+    return typed_author(typed, _commentator_names(facet_table()))
+
+
+class PersonFilter(NamedTuple):
+    """A person filter of the search: ``read(typed)``, the written names a typed value stands for;
+    ``named(table)``, the names it may name (``facet_table``'s); ``label``, what the pages call it."""
+
+    read: Callable[[str], tuple[str, ...]]
+    named: Callable[[object], set[str]]
+    label: str
+
+
+#: The person filters (``commentator``, ``author``), in the order answers list them.
+PERSON_FILTERS = {"commentator": PersonFilter(typed_commentators, _commentator_names, "注者"),
+                  "author": PersonFilter(typed_writers, _writer_names, "作者")}
+
+
+def people_read(cleaned) -> list[dict]:
+    """``[{"parameter", "label", "typed", "people"}]``: each value of a person filter
+    (``PERSON_FILTERS``, in that order; ``cleaned`` the search form's cleaned data, each filter's
+    values as given) that stands for people other than the name as typed, with the names it is
+    read as: a courtesy name (``author=班孟堅``: ``["班固"]``), a surname (``commentator=鄭``:
+    ``["鄭玄"]``), another spelling (``author=范甯``: ``["范寧"]``). A value that is its one person's
+    own name is left out; ``[]`` when every one is."""
+    return [{"parameter": key, "label": f.label, "typed": typed, "people": list(people)}
+            for key, f in PERSON_FILTERS.items() for typed in cleaned.get(key) or ()
+            if (people := f.read(typed)) != (typed,)]
 
 
 def _unknown_people(typed, read, named: set[str]) -> list[str]:

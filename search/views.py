@@ -24,7 +24,7 @@ from .query import invisible_only
 from .backends import SearchError
 from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facet_menu import FACET_NOTES, active_filters, facet_menu
-from .facets import facet_counts, search_facet_counts
+from .facets import facet_counts, people_read, search_facet_counts
 from .filters import annotation_hits, folded_hits, form_filters, without_filters
 from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, one_value_errors, resolve_edition,
                     resolve_work)
@@ -433,6 +433,8 @@ def search_page(request):
                                                       for h, _ in rows)
                     context.update(previous_url=page_url(params, page.number - 1) if page.has_previous() else "",
                                    next_url=page_url(params, page.number + 1) if page.has_next() else "")
+                    # the people a person filter's value was read as (作者「班孟堅」指班固)
+                    context["people_read"] = people_read(form.cleaned_data)
                     context.update(results=results, page=page, hit_rows=rows, distribution=bars,
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in params if k != "page"]),

@@ -376,7 +376,7 @@ def test_every_json_answer_has_the_fields_its_schema_names(schema, client, seed_
         compared.append(path)
     assert len(compared) == 26, compared
     search, _ = response_schema(schema, "/api/search/")
-    for query in ({"q": "鵠", "dynasty": "唐"}, {"q": "鵠", "commentator": "鄭"}, {"q": "鵠", "page_size": "200"}):
+    for query in ({"q": "鵠", "dynasty": "唐"}, {"q": "鵠", "commentator": "江"}, {"q": "鵠", "page_size": "200"}):
         assert drift(client.get("/api/search/", query).json(), search) == [], query
     distribution, _ = response_schema(schema, "/api/search/distribution/")
     assert drift(client.get("/api/search/distribution/", {"q": "射", "group": "class"}).json(), distribution) == []

@@ -59,3 +59,31 @@ def test_writings_after_a_chapter_are_cited_under_the_book_with_their_own_byline
     # a commentator filter reads the name the book signs him by as the man (reader.quoted_names.QUOTED_NAMES)
     hits = client.get("/api/search/", {"q": "屈原初事", "exact": "1", "commentator": "班孟堅"}).json()
     assert [(r["commentator"], r["layer"]) for r in hits["results"]] == [("班固", "paratext")]
+
+
+@pytest.mark.django_db
+def test_an_author_filter_reads_the_courtesy_name_a_byline_signs_him_by(seed_juan, search_backend, client):
+    """``author=班孟堅`` found nothing where 班固 (字 孟堅, whom 楚辭補注 signs 「離騷贊序　班孟堅」, the
+    author facet's 班固) wrote 4 hits of 離騷: an author filter reads the names a book prints a man by
+    as the commentator filter does (``reader.quoted_names.QUOTED_NAMES``), and the answer says whom it
+    read (the API's ``people_read``, a line of the page)."""
+    import_file(CHUCI_BUZHU)
+    index_all(search_backend)
+    facets._tables.clear()
+    by_name = {typed: client.get("/api/search/", {"q": "離騷", "exact": "1", "author": typed}).json()
+               for typed in ("班固", "班孟堅")}
+    assert [(d["count"], d["facets"]["author"]) for d in by_name.values()] == [
+        (4, [{"value": "洪興祖", "count": 23}, {"value": "王逸", "count": 7}, {"value": "劉勰", "count": 4},
+             {"value": "班固", "count": 4, "selected": True}, {"value": "", "count": 2}])] * 2
+    assert "people_read" not in by_name["班固"]
+    assert by_name["班孟堅"]["people_read"] == [
+        {"parameter": "author", "label": "作者", "typed": "班孟堅", "people": ["班固"]}]
+    assert [r["results"] for r in by_name.values()][0] == by_name["班孟堅"]["results"]
+    html = client.get("/search/", {"q": "離騷", "exact": "on", "author": "班孟堅"}).content.decode()
+    assert '<p class="people-read">作者「班孟堅」指班固</p>' in html
+    assert '<p class="summary"><strong>4</strong> 處' in html
+    # the commentator filter reads the name so too
+    both = client.get("/api/search/", {"q": "屈原初事", "exact": "1", "commentator": "班孟堅", "author": "班孟堅"}).json()
+    assert (both["count"], both["people_read"]) == (1, [
+        {"parameter": "commentator", "label": "注者", "typed": "班孟堅", "people": ["班固"]},
+        {"parameter": "author", "label": "作者", "typed": "班孟堅", "people": ["班固"]}])
