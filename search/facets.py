@@ -49,7 +49,7 @@ from reader.book_writers import main_dynasties, main_writers, writer_dynasty
 from reader.importers.mandoku.paratext import QING, SIKU_EDITIONS
 from reader.importers.mandoku.profiles import collection
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
-from reader.models import Edition
+from reader.models import Edition, Section
 from reader.people import work_people
 from reader.printed_people import library_dynasties as byline_people, one_person, surname_forms, typed_author
 from reader.stamp import KeptPerStamp, corpus_version
@@ -223,7 +223,7 @@ def typed_commentators(typed: str) -> tuple[str, ...]:
     (``reader.quoted_names.QUOTED_NAMES``: 師古 → 顏師古): a whole name by any of its spellings (范甯 → 范寧), else the
     people whose names begin with it (鄭 → 鄭玄; 呂 → 呂延濟, 呂向 in 六臣註文選), never a dynasty or
     a role word (唐, 注: nobody); a name nothing holds is kept as typed (``typed_people``), which
-    keeps nothing (``unknown_commentators`` tells it). Sorted; ``()`` for "", which reads nothing
+    keeps nothing (``unknown_people`` tells it). Sorted; ``()`` for "", which reads nothing
     (no filter asks no query)."""
     if not typed:
         return ()
@@ -242,6 +242,8 @@ class PersonFilter(NamedTuple):
 #: The person filters (``commentator``, ``author``), in the order answers list them.
 PERSON_FILTERS = {"commentator": PersonFilter(typed_commentators, _commentator_names, "注者"),
                   "author": PersonFilter(typed_writers, _writer_names, "作者")}
+#: At most this many people a value that names nobody is offered (``people_holding``).
+MAX_HOLDING = 5
 
 
 def people_read(cleaned) -> list[dict]:
@@ -256,27 +258,44 @@ def people_read(cleaned) -> list[dict]:
             if (people := f.read(typed)) != (typed,)]
 
 
-def _unknown_people(typed, read, named: set[str]) -> list[str]:
-    """The values of ``typed`` (a person filter's, as given) none of whose people (``read(value)``)
-    is among ``named`` or printed in a held byline (``reader.printed_people.library_dynasties``)."""
-    named = named | set(byline_people())
+def _read_section_people() -> frozenset[str]:
+    """The names the sections' own bylines print (``Section.bylines``: an anthology piece's author,
+    文選 and 楚辭補注's 班孟堅 read as 班固), whose pieces are theirs: one query."""
+    return frozenset(p.get("name") for bylines in Section.objects.exclude(bylines=[]).values_list("bylines", flat=True)
+                     for p in bylines or () if p.get("name"))
+
+
+#: Kept while the corpus stamp stays the same (``reader.stamp.KeptPerStamp``).
+_section_people = KeptPerStamp(_read_section_people)
+
+
+def _held_names() -> set[str]:
+    """The names a person filter's value must read as one of to name somebody the library holds
+    (``unknown_people``, ``people_holding``): everyone a held
+    work names in any role (both filters' ``PersonFilter.named``: authors, commentators, the writers
+    of unnamed notes, the men a collected commentary quotes), everyone a held edition's byline prints
+    (``reader.printed_people.library_dynasties``) and a section's (``_read_section_people``)."""
+    table = facet_table()
+    return set().union(*(f.named(table) for f in PERSON_FILTERS.values()), byline_people(), _section_people.get())
+
+
+def unknown_people(param: str, typed) -> list[str]:
+    """The values of ``typed`` (the person filter ``param``'s, ``commentator`` or ``author``, as
+    given) that name nobody the library holds: none of the people the filter reads it as
+    (``PersonFilter.read``: ``typed_commentators``, ``typed_writers``) is among the names it may
+    name (``_held_names``). Such a value is a 400 naming it, alone or among several, as a work or
+    juan that names nothing is (``search.forms``): alone it answered a 200 with nothing found, and
+    among several the union dropped it silently (``author=江永&author=nobody``)."""
+    named = _held_names()
+    read = PERSON_FILTERS[param].read
     return [value for value in typed if not named.intersection(read(value))]
 
 
-def unknown_commentators(typed) -> list[str]:
-    """The values of ``typed`` (a commentator filter's, as given) that name nobody the library
-    holds (``_unknown_people``): none of the people ``typed_commentators`` reads it as is named by
-    a held work (``_commentator_names``) or a held byline. Among several, such a value is a 400,
-    as a work or juan that names nothing is (``search.forms``)."""
-    return _unknown_people(typed, typed_commentators, _commentator_names(facet_table()))
-
-
-def unknown_authors(typed) -> list[str]:
-    """The values of ``typed`` (an author filter's, as given) that name nobody the library holds,
-    as ``unknown_commentators`` by the author filter's reading (``typed_writers``) among the
-    writers it reads (``_writer_names``). ``author=江永&author=nobody`` kept 江永's hits and
-    dropped nobody silently."""
-    return _unknown_people(typed, typed_writers, _writer_names(facet_table()))
+def people_holding(typed: str) -> list[str]:
+    """The names the library holds (``_held_names``) that hold ``typed`` and are longer
+    (``commentator=玄``: 鄭玄), sorted, at most ``MAX_HOLDING``: what a value of a person filter that
+    names nobody is offered."""
+    return sorted(name for name in _held_names() if typed in name and name != typed)[:MAX_HOLDING]
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an

@@ -12,8 +12,8 @@ from reader.models import Chapter, Edition, Juan, Work
 from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
 from .collected import both, commentator_filter
-from .facets import (editions_for, facet_table, typed_commentators, unfaceted_writer_counts, unknown_authors,
-                     unknown_commentators, unknown_dynasties,
+from .facets import (PERSON_FILTERS, editions_for, facet_table, people_holding, typed_commentators,
+                     unfaceted_writer_counts, unknown_dynasties, unknown_people,
                      unknown_dynasty_message, written_by_for)
 from .query import CONTROL, canonical_query, control_character_message, invisible_only, invisible_query_message
 from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
@@ -164,9 +164,17 @@ def resolve_edition(value: str) -> tuple[int, ...] | None:
 SEVERAL_TAKEN = ". The filters work, edition, juan, commentator, layer, class, dynasty and author take several"
 
 
-#: The person filters whose value that names nobody the library holds is a 400 among several
-#: (``SearchForm.clean``): ``{parameter: (the values naming nobody, what the message calls him)}``.
-UNKNOWN_PEOPLE = {"commentator": (unknown_commentators, "注者"), "author": (unknown_authors, "作者")}
+def unknown_person_message(param: str, label: str, unknown: list[str]) -> str:
+    """The error for the values ``unknown`` of the person filter ``param`` (``label`` as the pages
+    call it: 注者, 作者) that name nobody the library holds (``search.facets.unknown_people``)."""
+    return (f"沒有「{'」「'.join(unknown)}」這位{label} (no {param} {', '.join(map(repr, unknown))}: "
+            f"no work held names a writer so)")
+
+
+def holding_message(param: str, label: str, typed: str, names: list[str]) -> str:
+    """What the error for a person filter's value ``typed`` that names nobody offers: the ``names``
+    that hold it (``search.facets.people_holding``: 玄 → 鄭玄)."""
+    return f"名中有「{typed}」的{label}：{'、'.join(names)} ({param}s whose names hold {typed!r}: {', '.join(names)})"
 
 
 def one_value_errors(data, names=None) -> dict[str, str]:
@@ -223,6 +231,12 @@ class SearchForm(forms.Form):
     dynasty = DynastyField(required=False)
     author = ValuesField(required=False)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: ``[{"parameter", "label", "typed", "names"}]``: for a person filter's value that names
+        #: nobody, the names that hold it (``search.facets.people_holding``), found by ``clean``.
+        self.people_holding: list[dict] = []
+
     def clean_q(self) -> str:
         """The query in its one spelling of those that parse the same (``canonical_query``:
         `` 鵠 `` and ``鵠␣␣`` are ``鵠``): the page cache keeps one answer for them all. A query
@@ -270,15 +284,19 @@ class SearchForm(forms.Form):
                     return data
             else:
                 ids = chosen
-        # among several, a commentator or an author who names nobody is a 400 (the union dropped
-        # him silently); alone, he finds nothing and the answer says which filter emptied it and
-        # whose name holds his (search.filters.without_filters: 玄 → 鄭玄)
-        for name, (unknown_of, word) in UNKNOWN_PEOPLE.items():
-            if len(typed := data.get(name) or ()) > 1 and (unknown := unknown_of(typed)):
-                names = "」「".join(unknown)
-                self.add_error(name, f"沒有「{names}」這位{word} (no {name} {', '.join(map(repr, unknown))}: "
-                                     f"no work held names a writer so)")
-                return data
+        # a commentator or an author who names nobody is a 400 naming him, alone or among several
+        # (alone it was a 200 that found nothing, among several the union dropped him silently), with
+        # the people whose names hold him (玄: 鄭玄), as a work or juan that names nothing is
+        for name, person in PERSON_FILTERS.items():
+            if unknown := unknown_people(name, data.get(name) or ()):
+                self.add_error(name, unknown_person_message(name, person.label, unknown))
+                for typed in unknown:
+                    if names := people_holding(typed):
+                        self.people_holding.append({"parameter": name, "label": person.label, "typed": typed,
+                                                    "names": names})
+                        self.add_error(name, holding_message(name, person.label, typed, names))
+        if self.errors:
+            return data
         # The facets (search.facets) count the hits without their own filters: the editions
         # before the facet filters are kept for them.
         data["unfaceted_edition_ids"] = ids

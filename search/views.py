@@ -26,8 +26,8 @@ from .documents import LAYER_ALIASES, LAYER_NAMES, LAYER_GROUPS
 from .facet_menu import FACET_NOTES, active_filters, facet_menu
 from .facets import facet_counts, people_read, search_facet_counts
 from .filters import annotation_hits, folded_hits, form_filters, without_filters
-from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, one_value_errors, resolve_edition,
-                    resolve_work)
+from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, holding_message,
+                    one_value_errors, resolve_edition, resolve_work)
 from .service import (
     HitLinks, cited_place, edition_label, edition_places, hit_place, juan_path, kept_section_names, name_layers,
     query_hints, run_search, section_path, with_part,
@@ -312,6 +312,15 @@ def non_default(params: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(k, v) for k, v in params if v.strip() and v.strip().lower() not in DEFAULT_VALUES.get(k, ())]
 
 
+def with_person(params: list[tuple[str, str]], param: str, typed: str, name: str) -> str:
+    """The query string of the search ``params`` with ``name`` for the value ``typed`` of the
+    person filter ``param`` (given alone or among comma-separated values), without its page."""
+    def replaced(value: str) -> str:
+        parts = [x.strip() for x in value.replace("，", ",").split(",")]
+        return ",".join(name if x == typed else x for x in parts if x)
+    return "?" + urlencode([(k, replaced(v) if k == param else v) for k, v in params if k != "page"])
+
+
 def page_url(params: list[tuple[str, str]], number: int) -> str:
     """The query string of page ``number`` of the hits of the search ``params`` (``?…&page=3``;
     the first page without ``page``)."""
@@ -374,7 +383,15 @@ def search_page(request):
     status, wait = 200, None
     if form.is_bound:
         if repeated_page or not form.is_valid():
-            context["error"] = "; ".join([*repeated_page.values(), *(e for errors in form.errors.values() for e in errors)])
+            # what a person filter's value that names nobody is offered is said by links below the error
+            offered = {holding_message(h["parameter"], h["label"], h["typed"], h["names"]) for h in form.people_holding}
+            context["error"] = "; ".join([*repeated_page.values(), *(e for errors in form.errors.values() for e in errors
+                                                                    if e not in offered)])
+            context["people_holding"] = [{**h, "links": [{"name": name, "url": with_person(params, h["parameter"],
+                                                                                           h["typed"], name)}
+                                                         for name in h["names"]]} for h in form.people_holding]
+            if "author" in form.errors:  # an author the library names nowhere: whom the author facet counts
+                context["author_note"] = FACET_NOTES["author"]
             status = 400
         else:
             juan_ids = form.cleaned_data.get("juan_ids")

@@ -521,8 +521,11 @@ def test_an_author_filter_names_people_in_search_and_in_the_works_list_alike(see
     assert found("江") == found("江永") == (380, ["禮書綱目"])
     assert found("范") == found("范甯") == found("范寧") == (fan, ["春秋穀梁傳", "春秋穀梁傳注疏"])
     assert found("楊") == found("楊士勛") == (written_count(juans[1], "也", "楊士勛"), ["春秋穀梁傳注疏"])
-    for nobody in ("清", "疏", "撰", "江永撰", "永"):
-        assert found(nobody) == (0, []), nobody
+    for nobody in ("清", "疏", "撰", "江永撰", "永"):  # a 400 naming him (search.facets.unknown_people)
+        assert client.get("/api/search/", {"q": "也", "author": nobody}).json() == {"author": [
+            f"沒有「{nobody}」這位作者 (no author '{nobody}': no work held names a writer so)",
+            *([f"名中有「永」的作者：江永 (authors whose names hold '永': 江永)"] if nobody == "永" else [])]}, nobody
+        assert client.get("/api/works/", {"author": nobody}).json()["results"] == [], nobody
     # spaces around a name, several names (comma-separated or repeated): read alike by both
     assert found(" 江 ") == found("\u3000江永") == (380, ["禮書綱目"])
     both = (380 + fan, ["春秋穀梁傳", "春秋穀梁傳注疏", "禮書綱目"])
@@ -637,11 +640,13 @@ def test_an_anthologys_text_is_nobody_knowns_and_the_author_facet_says_why(seed_
     body = client.get("/api/search/", query).json()
     assert body["count"] == 1 and body["results"][0]["layer"] == "classic"
     assert body["facets"]["author"] == [{"value": "", "count": 1}]
-    assert client.get("/api/search/", {**query, "author": "屈原"}).json()["count"] == 0
+    # nobody the library holds is named 屈原: a 400 naming him, and the page says whom the facet counts
+    assert client.get("/api/search/", {**query, "author": "屈原"}).json() == {"author": [
+        "沒有「屈原」這位作者 (no author '屈原': no work held names a writer so)"]}
     assert client.get("/api/search/", {**query, "work": juan.work.slug}).json()["count"] == 1
     page = client.get("/search/", {**query, "author": "屈原"}).content.decode()
-    assert "沒有找到「帝高陽之苗裔兮」" in page
-    assert (f'<li class="author-note">{facet_menu.FACET_NOTES["author"]}</li>' in page
+    assert '<p class="error" role="alert">沒有「屈原」這位作者 (no author &#x27;屈原&#x27;: no work held names' in page
+    assert (f'<p class="author-note">{facet_menu.FACET_NOTES["author"]}</p>' in page
             and "（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），各篇作者（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，"
                 "以作者屈原篩選不得；請改用「書」篩選。" in facet_menu.FACET_NOTES["author"])
     # the facet's note, behind its disclosure, on a search with hits in several people's layers
@@ -708,8 +713,8 @@ def test_an_author_named_in_part_or_by_the_bylines_name_finds_all_his_hits(seed_
         page = client.get("/search/", {"q": "之", "exact": "on", "author": typed.strip()}).content.decode()
         assert '<span class="visually-hidden">取消篩選 </span>作者：鄭玄<span class="chip-x"' in page, typed
     assert {"value": "鄭玄", "count": 124} in everyone and all(row["value"] != "鄭氏" for row in everyone)
-    # a name of nobody held finds nothing; a surname several people bear stands for each of them
-    assert client.get("/api/search/", {"q": "之", "exact": "1", "author": "鄭眾"}).json()["count"] == 0
+    # a name of nobody held is a 400 naming him; a surname several people bear stands for each of them
+    assert client.get("/api/search/", {"q": "之", "exact": "1", "author": "鄭眾"}).status_code == 400
     assert facets.typed_writers("賈") == ("賈公彥",) and facets.typed_writers("陸") == ("陸德明",)
 
 
@@ -738,7 +743,7 @@ def test_a_commentator_or_author_typed_in_simplified_or_a_variant_form_names_the
             assert {h["commentator"] for h in body["results"]} == {"孔穎達"}, (param, typed)
         works = client.get("/api/works/", {"author": typed}).json()["results"]
         assert [w["title"] for w in works] == ["毛詩注疏"], typed
-    assert client.get("/api/search/", {"q": "鵠", "commentator": "孔达"}).json()["count"] == 0
+    assert client.get("/api/search/", {"q": "鵠", "commentator": "孔达"}).status_code == 400
 
 
 SHIJI_JIJIE_50 = SHARED / "corpus" / "kanripo-commentary" / "KR2a0002" / "KR2a0002_050.txt"

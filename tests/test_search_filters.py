@@ -24,18 +24,37 @@ def text(html: str) -> str:
     return re.sub(r"<[^>]+>", "", html)
 
 
-def test_a_commentator_filter_that_finds_nothing_says_so_and_names_the_commentators(client, maoshi):
-    api = client.get("/api/search/", {"q": "也", "page_size": 1}).json()
-    jian = client.get("/api/search/", {"q": "也", "commentator": "鄭玄", "page_size": 1}).json()
-    html = client.get("/search/", {"q": "也", "commentator": "玄"}).content.decode()
-    assert '<p class="summary"><strong>0</strong> 處' in html
-    assert ('<li><a class="chip" href="?q=%E4%B9%9F"><span class="visually-hidden">取消篩選 </span>'
-            '注者：玄<span class="chip-x" aria-hidden="true">×</span></a></li>') in html
-    assert (f'<li>限定注者「玄」後沒有；<a href="?q=%E4%B9%9F">不限注者</a>有 {api["count"]} 處。</li>') in html
-    assert (f'<li>名中有「玄」的注者：<a href="?q=%E4%B9%9F&amp;commentator=%E9%84%AD%E7%8E%84">鄭玄</a>'
-            f'（{jian["count"]} 處）。</li>') in html
-    assert f'<li>不限任何篩選有 {api["count"]} 處：<a href="?q=%E4%B9%9F">不限篩選再檢索</a>。</li>' in html
-    assert (api["count"], jian["count"]) == (1213, 60)
+def test_a_commentator_who_names_nobody_is_a_400_offering_the_names_that_hold_him(client, maoshi):
+    """``commentator=玄`` names nobody the library holds: a 400 naming him, as ``work=`` naming nothing is
+    (it was a 200 that found nothing), offering 鄭玄, whose name holds 玄, in the API's message and as a
+    link on the page (the search by 鄭玄, the other parameters kept); an author likewise."""
+    answer = client.get("/api/search/", {"q": "也", "commentator": "玄"})
+    assert (answer.status_code, answer.json()) == (400, {"commentator": [
+        "沒有「玄」這位注者 (no commentator '玄': no work held names a writer so)",
+        "名中有「玄」的注者：鄭玄 (commentators whose names hold '玄': 鄭玄)"]})
+    answer = client.get("/api/search/", {"q": "也", "author": "穎"})
+    assert (answer.status_code, answer.json()) == (400, {"author": [
+        "沒有「穎」這位作者 (no author '穎': no work held names a writer so)",
+        "名中有「穎」的作者：孔穎達 (authors whose names hold '穎': 孔穎達)"]})
+    page = client.get("/search/", {"q": "也", "commentator": "玄", "layer": "commentary"})
+    html = page.content.decode()
+    assert page.status_code == 400
+    assert ('<p class="error" role="alert">沒有「玄」這位注者 (no commentator &#x27;玄&#x27;: no work held names a '
+            'writer so)</p>\n<p class="people-holding">名中有「玄」的注者：<a href="?q=%E4%B9%9F&amp;commentator='
+            '%E9%84%AD%E7%8E%84&amp;layer=commentary">鄭玄</a></p>') in html
+    assert client.get("/api/search/", {"q": "也", "commentator": "鄭玄", "page_size": 1}).json()["count"] == 60
+
+
+def test_every_other_filter_naming_nothing_alone_is_a_400_naming_it(client, maoshi):
+    """A work, edition, juan, class or dynasty that names nothing was already a 400 alone."""
+    assert {name: client.get("/api/search/", {"q": "也", name: value}).json() for name, value in (
+        ("work", "無此書"), ("edition", "無此本"), ("juan", "卷九十九"), ("class", "KR9z"), ("dynasty", "火星"))} == {
+        "work": {"work": ["沒有「無此書」這部書 (no work '無此書': see /api/works/)"]},
+        "edition": {"edition": ["沒有「無此本」這個版本 (no edition '無此本': see the editions in /api/works/)"]},
+        "juan": {"juan": ["沒有「卷九十九」這一卷 (no juan labelled '卷九十九')"]},
+        "class": {"class": ["沒有「KR9z」這一類 (not a class of the catalogue: KR9z; see /api/classes/)"]},
+        "dynasty": {"dynasty": ["沒有「火星」這個朝代；本館所收：唐、清、漢 (not a dynasty: 火星; the library's dynasties "
+                               "are 唐、清、漢)"]}}
 
 
 def test_a_commentator_filter_reads_a_name_as_the_author_filter_does(client, maoshi):
@@ -45,7 +64,10 @@ def test_a_commentator_filter_reads_a_name_as_the_author_filter_does(client, mao
     def count(typed):
         return client.get("/api/search/", {"q": "也", "commentator": typed, "page_size": 1}).json()["count"]
 
-    assert [count(typed) for typed in ("鄭玄", "鄭", " 鄭 ", "玄", "漢", "箋", "鄭玄x")] == [60, 60, 60, 0, 0, 0, 0]
+    assert [count(typed) for typed in ("鄭玄", "鄭", " 鄭 ")] == [60, 60, 60]
+    # a dynasty, a role word, a name nobody holds: nobody (a 400 naming him)
+    assert [client.get("/api/search/", {"q": "也", "commentator": typed}).status_code
+            for typed in ("玄", "漢", "箋", "鄭玄x")] == [400] * 4
     html = client.get("/search/", {"q": "也", "commentator": "鄭"}).content.decode()
     assert '<p class="summary"><strong>60</strong> 處' in html
 
