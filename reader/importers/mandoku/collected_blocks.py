@@ -16,7 +16,8 @@ The categories are the 凡例's (儀禮義疏 _000: 「分為七類…一曰正�
 總論」): ``CATEGORIES``, and 案, the editors' own words. A man is named as the 凡例 says (禮記義疏:
 「先儒稱鄭氏康成稱周程張朱子及稱姓名若某氏某曰等體例亦歸畫一」): 鄭玄 as 鄭氏康成, 周敦頤, 程子,
 張載, 朱熹 as 周子, 程子, 張子, 朱子, every other man by his surname, 氏 and given name
-(孔氏穎達曰, 方氏慤曰): ``SAGES`` and ``cited_name``.
+(孔氏穎達曰, 方氏慤曰): ``SAGES`` and ``cited_name``, the man's dynasty by the books' lists of the men they
+quote (``reader.quoted_names``, kind ``listed``: the 義疏's 引用姓氏).
 
 A juan is read so when its own paragraphs show it (``collected_units``): ``BLOCKS_MIN`` indented
 paragraphs or more open with a category and a quoted man's name (or the editors' 案) at full size
@@ -26,20 +27,19 @@ layer ``COMMENTARY`` named ``LAYER_NAME``, basis layout; its category word a pie
 the editors' (commentator ""), kept in the text; each quoted man's words from his name to the
 next man's name or the block's end his part (``Piece.commentator``); the editors' 案 theirs. The
 flush paragraphs stay the classic, and a short flush line over its block is no section's title
-(``parser``: headings are looked for only at one column or deeper). Pure: no ORM; the one file read
-is shipped data (``CITED_PEOPLE``).
+(``parser``: headings are looked for only at one column or deeper). Pure: no ORM, no I/O.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable
 
 from characters.folding import fold
 
 from ...person_names import person_name
+from ...quoted_names import LISTED, quoted_rows
 from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, TEXT, JuanDocument, PieceDoc
 from .indented import paragraph_indent, paragraph_indents
 from .piece_splits import split_piece
@@ -65,18 +65,16 @@ CLOSING = re.compile(r"^右[^\u3000]{1,12}$")
 _OPENING = re.compile("(?:" + "|".join(CATEGORIES) + ")")
 
 
-#: The men the books quote, each name with the dynasty their 引用姓氏 lists him under
-#: (``scripts/build_cited_people.py``).
-CITED_PEOPLE = Path(__file__).resolve().parent / "data" / "cited_people.tsv"
-
-
 @lru_cache(maxsize=1)
 def cited_dynasties() -> dict[str, str]:
-    """``{folded name: dynasty}`` of ``CITED_PEOPLE`` (``characters.folding.fold``: 孔穎逹 is 孔穎達);
-    read once per process."""
-    rows = (line.split("\t") for line in CITED_PEOPLE.read_text(encoding="utf-8").splitlines()
-            if line and not line.startswith("#"))
-    return {fold(name): dynasty for name, dynasty in rows}
+    """``{folded name: dynasty}`` of every name the books' own lists of the men they quote print with a
+    dynasty (``reader.quoted_names``, kind ``LISTED``: the 義疏's 引用姓氏; ``characters.folding.fold``:
+    孔穎逹 is 孔穎達), a name listed twice under its first dynasty; made once per process."""
+    out: dict[str, str] = {}
+    for row in quoted_rows(LISTED):
+        if row.dynasty:
+            out.setdefault(row.name, row.dynasty)
+    return {fold(name): dynasty for name, dynasty in out.items()}
 
 
 def cited_name(formula: str) -> str:

@@ -11,8 +11,8 @@ full size, each opened by the man's name and 曰, more of them in small print be
     　　後能極而極者中之至也…¶
 
 A man is named as the book's own list of them (its 編類姓氏世次) says it quotes him (``今作鄭康成``, ``今作賈氏``):
-``QUOTED_NAMES``, built by ``scripts/build_quoted_names.py``; a name the list does not give (「其餘散於他書者得
-一二説著其姓氏而已」: 陳宏甫曰, 杜預曰) is the man as printed.
+``reader.quoted_names``, kind ``quoted``, built by ``scripts/build_quoted_names.py``; a name the list does not
+give (「其餘散於他書者得一二説著其姓氏而已」: 陳宏甫曰, 杜預曰) is the man as printed.
 
 A juan is read so (``sayings_units``) when its book has such a list and ``BLOCKS_MIN`` of its paragraphs
 printed one lower or deeper open with a name of it and 曰 or with the compiler's 愚案. Then
@@ -21,23 +21,21 @@ piece printed one lower or deeper is the commentary, named after the book (訂�
 saying from the man's name to the next name (at a block's start, after ○ or a space, or at the start of a
 line under a short one) his part; each 愚案 to the end of its lines the byline's writer's; each ○ and a name
 in small print opens that man's part of the note. The flush lines stay the classic (docs/decisions/0071).
-Pure: no ORM; the one file read is shipped data.
+Pure: no ORM, no I/O.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from characters.folding import fold
 
 from ...person_names import person_name
+from ...quoted_names import QUOTED, quoted_rows
 from ..document import PieceDoc
 from .collected_blocks import BLOCKS_MIN, BlockForm, read_blocks, untitle_blocks
 from .indented import commentary_name
 
-#: The names each book quotes its men by (``book<TAB>name<TAB>man<TAB>dynasty``).
-QUOTED_NAMES = Path(__file__).resolve().parent / "data" / "quoted_names.tsv"
 #: How the compiler opens his own remark (周禮訂義's 條例: 「以愚案為别」).
 OWN = re.compile(r"愚[案按]")
 #: A name and 曰 the book's list does not give: two to six characters (詩曰, 書曰 quote a classic), none of a sentence's particles
@@ -55,14 +53,13 @@ NOBODY = "或"
 
 @lru_cache(maxsize=1)
 def quoted_names() -> dict[str, dict[str, str]]:
-    """``{book's Kanripo ID: {name as quoted, folded: the man}}`` of ``QUOTED_NAMES`` (``characters.folding.fold``:
-    黃氏 is 黄氏, 王氏詳說 王氏詳説), each man as the catalogue writes him in the dynasty the list gives
-    (``reader.person_names.person_name``: 鄭𤣥 of 漢 → 鄭玄); read once."""
+    """``{book's Kanripo ID: {name as quoted, folded: the man}}`` of the names the books' own lists say they
+    quote their men by (``reader.quoted_names``, kind ``QUOTED``; ``characters.folding.fold``: 黃氏 is 黄氏,
+    王氏詳說 王氏詳説), each man as the catalogue writes him in the dynasty the list gives
+    (``reader.person_names.person_name``: 鄭𤣥 of 漢 → 鄭玄); made once."""
     out: dict[str, dict[str, str]] = {}
-    for line in QUOTED_NAMES.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            book, name, man, dynasty = line.split("\t")
-            out.setdefault(book, {})[fold(name)] = person_name(man, [dynasty])
+    for row in quoted_rows(QUOTED):
+        out.setdefault(row.book, {})[fold(row.name)] = person_name(row.man, [row.dynasty])
     return out
 
 
