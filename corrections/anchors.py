@@ -4,7 +4,9 @@ Pure functions (no ORM): the pieces of a juan are given as ``{(section position,
 position): text}``. A correction's anchor is its place (``section``, ``piece``, ``start``,
 ``end``: code-point offsets in the piece's text as imported) and its text (``original``,
 with ``before`` and ``after``, the characters around it in the piece). ``locate`` checks the
-place first; if the text there differs (a re-import moved or changed the text), it looks for
+place it was first made at, with its first context, first (``first_section``, ``first_piece``,
+``first_start``: an import restoring the text puts back an anchor an earlier one moved), then its
+place; if the text there differs (a re-import moved or changed the text), it looks for
 ``before + original + after`` in the same piece, then in the whole juan, and takes it only
 when it occurs exactly once; then the same with the context the anchor was first made with
 (``first_before``, ``first_after``), which a move never rewrites: a re-import that moved the text
@@ -17,8 +19,13 @@ characters around it agree best with the anchor's context (``agreement``: charac
 order, with either context; insertions and deletions cost only the characters they touch) is taken
 when it agrees in more than half of the context's characters and no other place agrees as well (a
 tie is resolved only by the anchor's own place and offsets). Decision 0072.
+The pieces given are those the anchor may stand in: the caller keeps only those of the layer and
+writer of the span it was made on (``pieces.candidates``), so no place of another layer quoting
+the same words is ever taken (decision 0075).
 Otherwise the anchor no longer matches, and ``locate`` says why: its own text is gone from the
-juan, or it stands there but nowhere with enough of its context, or in several places alike.
+juan, or it stands there but nowhere with enough of its context, or in several places alike, or
+its own text changed where its context still stands, whole or changed in fewer than half of its
+characters around it (this place's 「斯」 now 「期」: ``_now_reads``).
 """
 from __future__ import annotations
 
@@ -46,6 +53,11 @@ class Anchor:
     #: The context when the anchor was first made ("" and "" when not known: ``before`` and ``after``).
     first_before: str = ""
     first_after: str = ""
+    #: The place when the anchor was first made (``section``, ``piece``, ``start``; None when not known),
+    #: looked at first by ``locate``, with the first context: an import restoring the text puts it back there.
+    first_section: int | None = None
+    first_piece: int | None = None
+    first_start: int | None = None
 
 
 @dataclass(frozen=True)
@@ -154,7 +166,60 @@ def _now_reads(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> tuple[tupl
                  if (m.start() == 0 or anchor.before) and (m.end() == len(text) or anchor.after)]
         if len(found) == 1:
             return found[0]
-    return None
+    return _now_reads_here(anchor, pieces.get(own))
+
+
+def _now_reads_here(anchor: Anchor, text: str | None) -> tuple[tuple[int, int], int, str] | None:
+    """Where the anchor's context stands in its own piece, changed in fewer than half of its characters
+    (the classic's 觀過斯知仁矣 read 觀遇期知仁矣 around a correction of 「斯」), with other text between: the
+    context and span as they were aligned with the piece's text (``difflib``'s opcodes), the text
+    the span's characters fall between taken when it is not ``original`` and is at most ``CONTEXT_SLACK``
+    characters longer (``_mapped``). ``((section, piece), start, the text between)`` or None."""
+    if text is None or not (anchor.before or anchor.after):
+        return None
+    old = anchor.before + anchor.original + anchor.after
+    opcodes = SequenceMatcher(None, old, text, autojunk=False).get_opcodes()
+    at = _mapped(opcodes, len(anchor.before), start=True)
+    to = _mapped(opcodes, len(anchor.before) + len(anchor.original), start=False)
+    if to < at or to - at > len(anchor.original) + CONTEXT_SLACK:
+        return None
+    reads = text[at:to]
+    agree = (agreement(anchor.before, text[max(0, at - len(anchor.before)):at])
+             + agreement(anchor.after, text[to:to + len(anchor.after)]))
+    if reads == anchor.original or 2 * agree <= len(anchor.before) + len(anchor.after):
+        return None
+    return (anchor.section, anchor.piece), at, reads
+
+
+def _mapped(opcodes, x: int, *, start: bool) -> int:
+    """The offset in the new text of the offset ``x`` of the old (``SequenceMatcher.get_opcodes``), as
+    the start of a span (``start``) or its end: a character replaced keeps its place, and text inserted
+    or replaced at the span's edge is read as the span's."""
+    if start:
+        for _tag, i1, i2, j1, j2 in opcodes:
+            if i1 <= x < i2 or i1 == i2 == x:
+                return j1 + min(x - i1, j2 - j1)
+        return opcodes[-1][4] if opcodes else 0
+    for _tag, i1, i2, j1, j2 in reversed(opcodes):
+        if i1 < x <= i2 or i1 == i2 == x:
+            return j2 if x == i2 else j1 + min(x - i1, j2 - j1)
+    return opcodes[0][3] if opcodes else 0
+
+
+def _first_place(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located | None:
+    """The anchor at the place and with the context it was first made with, when ``pieces`` holds it
+    there (``moved`` unless that is its place and context now), else None."""
+    if anchor.first_section is None or anchor.first_piece is None or anchor.first_start is None:
+        return None
+    first = (anchor.first_section, anchor.first_piece)
+    text = pieces.get(first)
+    then = Anchor(*first, anchor.first_start, anchor.first_start + len(anchor.original), anchor.original,
+                  anchor.first_before or anchor.before, anchor.first_after or anchor.after)
+    if text is None or then.end > len(text) or not _matches(text, then, then.start):
+        return None
+    moved = (then.section, then.piece, then.start, then.before, then.after) != (
+        anchor.section, anchor.piece, anchor.start, anchor.before, anchor.after)
+    return Located(first, then.start, then.end, moved=moved)
 
 
 def _times(n: int) -> str:
@@ -167,6 +232,9 @@ def locate(anchor: Anchor, pieces: dict[tuple[int, int], str], *, near: bool = T
     agreement of its context (pass False for a few pieces of the juan: a place found there might
     not be the best of the juan)."""
     place = (anchor.section, anchor.piece)
+    first = _first_place(anchor, pieces)
+    if first is not None:
+        return first
     text = pieces.get(place)
     if text is not None and anchor.end <= len(text) and _matches(text, anchor, anchor.start):
         return Located(place, anchor.start, anchor.end)

@@ -92,6 +92,16 @@ class Proposal(models.Model):
     #: (``recheck.recheck``): a later import that restores the text finds it by them again.
     first_before = models.CharField(max_length=CONTEXT * 4, blank=True)
     first_after = models.CharField(max_length=CONTEXT * 4, blank=True)
+    #: The place as proposed (section, piece, start), never rewritten by a move: looked at first, with
+    #: ``first_before`` and ``first_after``, at every re-import (``anchors.locate``); None when not known.
+    first_section_position = models.PositiveIntegerField(null=True, blank=True)
+    first_piece_position = models.PositiveIntegerField(null=True, blank=True)
+    first_start = models.PositiveIntegerField(null=True, blank=True)
+    #: The layer and writer of the piece the span was proposed on, as imported (``reader.models.Piece``):
+    #: a re-anchoring looks for it in pieces of that layer and writer alone (``pieces.candidates``);
+    #: "" when not known (any piece).
+    layer = models.CharField(max_length=16, blank=True)
+    commentator = models.CharField(max_length=40, blank=True)
     replacement = models.TextField(blank=True)
     new_layer = models.CharField(max_length=16, choices=LAYER_CHOICES, blank=True)
     #: A structure correction's new structure (``STRUCTURE_CHOICES``); "" for other kinds.

@@ -61,6 +61,7 @@ from reader.models import Piece
 from .anchors import Anchor, locate
 from .links import href, label
 from .models import ACCEPTED, ANNOTATION, BYLINE, HEADING, LAYER, MAIN_TEXT, SECTION_START, STRUCTURE, TAGS, TEXT, Proposal
+from .pieces import candidates, juan_pieces
 
 #: The kinds that change the reading (annotations are shown beside it).
 CORRECTING = (TEXT, LAYER, STRUCTURE)
@@ -114,7 +115,7 @@ def text_controls(request, explicit: dict, page: int = 1) -> dict:
 def anchor_of(p: Proposal) -> Anchor:
     """The ``Anchor`` a proposal was made at."""
     return Anchor(p.section_position, p.piece_position, p.start, p.end, p.original, p.before, p.after,
-                  p.first_before, p.first_after)
+                  p.first_before, p.first_after, p.first_section_position, p.first_piece_position, p.first_start)
 
 
 def accepted(edition_id: int, juan_number: int, kinds=PLACED) -> list[Proposal]:
@@ -122,16 +123,6 @@ def accepted(edition_id: int, juan_number: int, kinds=PLACED) -> list[Proposal]:
     return list(Proposal.objects.filter(edition_id=edition_id, juan_number=juan_number, status=ACCEPTED,
                                         kind__in=kinds).select_related("author", "reviewer")
                 .order_by("reviewed_at", "pk"))
-
-
-def juan_texts(juan, places=None) -> dict[tuple[int, int], str]:
-    """``{(section position, piece position): text}`` of ``juan`` (all pieces, or ``places``)."""
-    rows = Piece.objects.filter(section__juan=juan)
-    if places is not None:
-        sections = {s for s, _ in places}
-        rows = rows.filter(section__position__in=sections, position__in={p for _, p in places})
-    return {(s, p): t for s, p, t in rows.values_list("section__position", "position", "text")
-            if places is None or (s, p) in places}
 
 
 class AnnotationView(NamedTuple):
@@ -522,18 +513,20 @@ def place(proposals: list[Proposal], juan) -> JuanOverlay:
     overlay = JuanOverlay()
     if not proposals:
         return overlay
-    places = {(p.section_position, p.piece_position) for p in proposals}
-    texts = juan_texts(juan, places)
+    places = ({(p.section_position, p.piece_position) for p in proposals}
+              | {(p.first_section_position, p.first_piece_position) for p in proposals
+                 if p.first_section_position is not None})
+    some = juan_pieces(juan, places)
     whole = None
     for p in proposals:
-        found = locate(anchor_of(p), texts, near=False)
+        found = locate(anchor_of(p), candidates(p, some), near=False)
         if found.place is None:
-            whole = whole if whole is not None else juan_texts(juan)
-            found = locate(anchor_of(p), whole)
+            whole = whole if whole is not None else juan_pieces(juan)
+            found = locate(anchor_of(p), candidates(p, whole))
         if found.place is None:
             overlay.unplaced.append((p, found.reason))
             continue
-        length = len((texts if found.place in texts else whole)[found.place])
+        length = len((some if found.place in some else whole)[found.place][0])
         placed = Placed(p, found.place[0], found.place[1], found.start, found.end,
                         whole=found.start == 0 and found.end == length, moved=found.moved)
         overlay.placed.append(placed)

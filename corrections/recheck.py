@@ -12,7 +12,8 @@ from reader.models import Juan
 
 from .anchors import context_of
 from .models import ACCEPTED, CONTEXT, PENDING, PRIVATE, SET_ASIDE, TEXT, Proposal
-from .overlay import PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place
+from .overlay import PLACED, Placed, accepted, juan_overlay, overlapping, place
+from .pieces import juan_texts
 from .readback import misread
 from .workflow import ReviewError, _audit, _check_user_text, _reviewable, _tell
 

@@ -39,7 +39,8 @@ from .forms import MAX_PLACE, ProposalForm, page_order, section_shown
 from .markup import markup_like
 from .models import (ACCEPTED, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
                      STRUCTURE_CHOICES, TAGS, TEXT, Proposal)
-from .overlay import juan_overlay, juan_texts, shown_offset
+from .overlay import juan_overlay, shown_offset
+from .pieces import juan_texts
 from .positions import PieceSpan, char_span, piece_ranges, to_section
 from .roles import CONTRIBUTOR, can_propose, is_editor
 from .upstream import edition_patch

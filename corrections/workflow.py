@@ -31,8 +31,8 @@ from .anchors import context_of
 from .links import LinkError, clean_links
 from .models import (ACCEPTED, ANNOTATION, CONTEXT, LAYER, MAIN_TEXT, OWN_KINDS, PENDING, PRIVATE, PRIVATE_NOTE,
                      REJECTED, REVERTED, SET_ASIDE, STRUCTURE, STRUCTURE_CHOICES, TAGS, TEXT, AuditEntry, Proposal)
-from .overlay import (CORRECTING, PLACED, Placed, accepted, juan_overlay, juan_texts, overlapping, place,
-                      shown_offset)
+from .overlay import CORRECTING, PLACED, Placed, accepted, juan_overlay, overlapping, place, shown_offset
+from .pieces import juan_pieces, juan_texts
 from .positions import count
 from .readback import misread
 from .roles import can_propose, is_editor
@@ -326,7 +326,7 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         raise ReviewError("請說明修改理由 (give the reason for the change)")
     _check_user_text(reason, evidence, replacement)
     tags, links = _tags_and_links(kind, tags, links)
-    stored = juan_texts(juan, {(section, piece)}).get((section, piece))
+    stored, (layer, commentator) = juan_pieces(juan, {(section, piece)}).get((section, piece), (None, ("", "")))
     if stored is None:
         raise ReviewError(f"卷 {juan.number} 第 {section} 節無第 {piece} 段 (juan {juan.number} has no piece {piece} in section {section})")
     overlay = juan_overlay(juan)
@@ -386,7 +386,8 @@ def propose(user, juan: Juan, *, kind: str, section: int, piece: int, start: int
         proposal = Proposal.objects.create(
             kind=kind, edition=juan.edition, edition_slug=juan.edition.slug, juan_number=juan.number,
             section_position=section, piece_position=piece, start=start, end=end, original=stored[start:end],
-            before=before, after=after, first_before=before, first_after=after, replacement=replacement if kind not in WHOLE else "",
+            before=before, after=after, first_before=before, first_after=after, first_section_position=section,
+            first_piece_position=piece, first_start=start, layer=layer, commentator=commentator, replacement=replacement if kind not in WHOLE else "",
             new_layer=new_layer if kind in (LAYER, STRUCTURE) else "", structure=structure if kind == STRUCTURE else "",
             reason=reason, evidence=evidence, author=user,
             tags=tags, links=links,

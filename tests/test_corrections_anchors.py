@@ -67,6 +67,32 @@ def test_an_anchor_whose_context_changed_is_found_by_its_own_text_and_the_best_a
     assert locate(Anchor(3, 4, 2, 3, "父", before, after), twin).reason.startswith("「父」見於多處，無從定奪")
 
 
+def test_an_anchor_is_looked_for_at_its_first_place_first():
+    """An anchor moved by an import (its first place's context changed, the same words standing once elsewhere)
+    goes back to its first place when an import restores the text there, though its place now still holds it."""
+    moved = Anchor(1, 4, 4, 7, "君有命", "射之儀", "戒射宰", "射之儀", "戒射宰", 1, 2, 4)
+    both = {(1, 2): TEXT, (1, 4): TEXT}
+    found = locate(moved, both)
+    assert (found.place, found.start, found.end, found.moved) == ((1, 2), 4, 7, True)
+    # at its first place now, nothing moves; its first place changed, it stays where it is
+    assert locate(Anchor(1, 2, 4, 7, "君有命", "射之儀", "戒射宰", "射之儀", "戒射宰", 1, 2, 4), both).moved is False
+    found = locate(moved, {(1, 2): "經", (1, 4): TEXT})
+    assert (found.place, found.start, found.moved) == ((1, 4), 4, False)
+
+
+def test_a_span_whose_context_changed_beside_it_says_what_it_now_reads():
+    """論語注疏 卷四 §2 「觀過斯知仁矣」 read 「觀遇期知仁矣」: a correction of 「斯」 says 此處「斯」今作「期」, though
+    its context (「…觀過」) is not whole any more: the context aligned with its piece, the span reads 「期」."""
+    anchor = Anchor(2, 0, 12, 13, "斯", "子曰人之過也各於其黨觀過", "知仁矣")
+    found = locate(anchor, {(2, 0): "子曰人之過也各於其黨觀遇期知仁矣", (2, 3): "事君數斯辱矣"})
+    assert found.reason == ("此處「斯」今作「期」 (its own text changed: between its context, 「子曰人之過也各於其黨觀過」 and "
+                            "「知仁矣」, section 2, piece 0, character 12 now reads 「期」, not 「斯」)")
+    # a character inserted before it is the span's new reading too; half the context changed is not its place
+    found = locate(anchor, {(2, 0): "子曰人之過也各於其黨觀過則斯知仁矣", (2, 3): "事君數斯辱矣"})
+    assert (found.place, found.start) == ((2, 0), 13)
+    assert locate(anchor, {(2, 0): "子甲乙丙丁戊己庚辛壬癸過期知仁矣"}).reason.startswith("卷中已無「斯」")
+
+
 def test_several_changes_of_one_piece_apply_from_the_text_as_imported():
     def change(pk, start, end, new, kind="text", layer=""):
         return Placed(SimpleNamespace(pk=pk, kind=kind, replacement=new, new_layer=layer), 1, 2, start, end)
