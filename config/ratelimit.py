@@ -435,19 +435,24 @@ def _charge(request, scope: str, setting: str, seconds: float) -> None:
         logger.warning("the cost of a request (%s) was not counted: %s", setting, exc)
 
 
-def write_wait(request, user_rate_setting: str, address_rate_setting: str) -> float | None:
+def write_wait(request, user_rate_setting: str, address_rate_setting: str | None,
+               prefix: str = "throttle_write") -> float | None:
     """Count one write (a proposal, a review, a sign-up) against two budgets: the signed-in
     account's (``settings.<user_rate_setting>``, keyed by user id; none for a visitor) and the address's
     (``settings.<address_rate_setting>``, keyed by ``client_ip``: several accounts from one
-    address share it). None when both accept (the write is counted in both), else the seconds
-    until the refusing one accepts again (nothing counted). Counters that cannot be read or
-    written allow the write, with a warning, as the throttles do."""
+    address share it; none when ``address_rate_setting`` is None: an editor's reviews, counted on his
+    account alone, ``CORRECTIONS_REVIEW_RATE``). ``prefix`` names the budgets' keys
+    (``<prefix>-user-<id>``, ``<prefix>-<address>``): budgets of two prefixes are counted apart. None when
+    all accept (the write is counted in each), else the seconds until the refusing one accepts again
+    (nothing counted). Counters that cannot be read or written allow the write, with a warning, as the
+    throttles do."""
     now = time.time()
     budgets = []
     # a visitor signing up has no account: the address's budget only (a key of user None was
     # one counter for every visitor, which one address could fill)
-    accounts = [(user_rate_setting, f"throttle_write-user-{request.user.pk}")] if request.user.is_authenticated else []
-    for setting, key in accounts + [(address_rate_setting, f"throttle_write-{client_ip(request)}")]:
+    accounts = [(user_rate_setting, f"{prefix}-user-{request.user.pk}")] if request.user.is_authenticated else []
+    addresses = [(address_rate_setting, f"{prefix}-{client_ip(request)}")] if address_rate_setting else []
+    for setting, key in accounts + addresses:
         limit, seconds = parse_rate(getattr(settings, setting, None))
         if limit is not None:
             budgets.append((key, limit, seconds))

@@ -96,6 +96,9 @@ CORRECTIONS_SIGNUP = env.bool("CORRECTIONS_SIGNUP", default=False)
 # Writes of corrections (proposals, reviews): per account and per address (config.ratelimit.write_wait).
 CORRECTIONS_USER_RATE = env("CORRECTIONS_USER_RATE", default="30/hour")
 CORRECTIONS_ADDRESS_RATE = env("CORRECTIONS_ADDRESS_RATE", default="60/hour")
+# An editor's reviews (accept, reject, revert, look again): per account alone, apart from the budgets
+# above, so that contributors behind one address never lock the editors out (docs/corrections.md).
+CORRECTIONS_REVIEW_RATE = env("CORRECTIONS_REVIEW_RATE", default="600/hour")
 # Private notes and bookmarks one account may keep, together (corrections.workflow.propose): a
 # reader marking ten passages of every juan he reads, 500 juans, within it.
 READER_NOTES_MAX = env.int("READER_NOTES_MAX", default=5000)

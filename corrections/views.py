@@ -3,7 +3,8 @@
 own proposals, and the upstream patch of an edition. Accounts: sign-up when
 ``settings.CORRECTIONS_SIGNUP`` allows it. Every form is CSRF-protected (Django's middleware);
 everything users wrote is rendered escaped. Writes are rate-limited per account and per
-address (``config.ratelimit.write_wait``: ``CORRECTIONS_USER_RATE``, ``CORRECTIONS_ADDRESS_RATE``).
+address (``config.ratelimit.write_wait``: ``CORRECTIONS_USER_RATE``, ``CORRECTIONS_ADDRESS_RATE``); an
+editor's reviews per account alone (``CORRECTIONS_REVIEW_RATE``).
 """
 from __future__ import annotations
 
@@ -312,7 +313,8 @@ def review(request, pk):
         raise Http404("No such proposal")
     if not is_editor(request.user):
         raise PermissionDenied("only editors review proposals")
-    wait = write_wait(request, "CORRECTIONS_USER_RATE", "CORRECTIONS_ADDRESS_RATE")
+    # an editor's own budget, not the address's: contributors behind one address never lock him out
+    wait = write_wait(request, "CORRECTIONS_REVIEW_RATE", None, prefix="throttle_review")
     if wait is not None:
         return _wait_response(request, wait)
     # the reason as written: one past MAX_NOTE is refused by the workflow with the limit, never cut short

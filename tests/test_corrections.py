@@ -521,6 +521,36 @@ def test_a_flood_of_proposals_is_limited_per_account_and_per_address(seed_juan, 
 
 
 @pytest.mark.django_db
+def test_an_editors_reviews_have_their_own_budget_apart_from_the_address(seed_juan, people, settings):
+    """Reviews shared the address's write budget: after contributors behind one NAT wrote their 60 an hour,
+    an editor's 採納 from the same address was a 429 (「請 1923 秒後再試」). An editor's reviews count on his
+    account alone (``CORRECTIONS_REVIEW_RATE``), and his proposals still on the address's."""
+    settings.CORRECTIONS_USER_RATE, settings.CORRECTIONS_ADDRESS_RATE = "100/min", "2/min"
+    settings.CORRECTIONS_REVIEW_RATE = "3/min"
+    from django.core.cache import caches
+    caches[settings.THROTTLE_CACHE].clear()
+    data = {"kind": "text", "section": 1, "first": 53, "last": 53, "replacement": "X", "reason": "r"}
+    c = Client()
+    c.force_login(people["contributor"])
+    assert [c.post("/corrections/propose/禮書綱目/10/", data).status_code for _ in range(3)] == [302, 302, 429]
+    made = [propose(people["contributor"], seed_juan, kind="annotation", section=1, piece=3, start=0, end=2,
+                    replacement=f"注{n}", reason="r") for n in range(4)]
+    editor = Client()  # the same address, whose budget is spent
+    editor.force_login(people["editor"])
+    codes = [editor.post(f"/corrections/{p.pk}/review/", {"action": action, "reason": "r"}).status_code
+             for p, action in zip(made, ("accept", "reject", "accept", "accept"))]
+    assert codes == [302, 302, 302, 429]
+    assert [Proposal.objects.get(pk=p.pk).status for p in made] == ["accepted", "rejected", "accepted", "pending"]
+    refused = editor.post(f"/corrections/{made[3].pk}/review/", {"action": "accept", "reason": "r"})
+    assert refused.status_code == 429 and 55 <= int(refused["Retry-After"]) <= 61
+    # his proposals are a contributor's writes: the address's budget
+    assert editor.post("/corrections/propose/禮書綱目/10/", data).status_code == 429
+    # a contributor cannot reach the review budget at all
+    assert c.post(f"/corrections/{made[3].pk}/review/", {"action": "accept", "reason": "r"}).status_code == 403
+    caches[settings.THROTTLE_CACHE].clear()
+
+
+@pytest.mark.django_db
 def test_sign_ups_are_limited_per_address_not_all_together(settings):
     """A sign-up counted against the "account" budget of a user who has none, one counter
     (``throttle_write-user-None``) for every visitor: one address that signed up its own
