@@ -49,7 +49,7 @@ from reader.book_writers import main_dynasties, main_writers, writer_dynasty
 from reader.importers.mandoku.paratext import QING, SIKU_EDITIONS
 from reader.importers.mandoku.profiles import collection
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
-from reader.models import Edition, Section
+from reader.models import Edition, Piece
 from reader.people import work_people
 from reader.printed_people import library_dynasties as byline_people, one_person, surname_forms, typed_author
 from reader.stamp import KeptPerStamp, corpus_version
@@ -258,15 +258,16 @@ def people_read(cleaned) -> list[dict]:
             if (people := f.read(typed)) != (typed,)]
 
 
-def _read_section_people() -> frozenset[str]:
-    """The names the sections' own bylines print (``Section.bylines``: an anthology piece's author,
-    文選 and 楚辭補注's 班孟堅 read as 班固), whose pieces are theirs: one query."""
-    return frozenset(p.get("name") for bylines in Section.objects.exclude(bylines=[]).values_list("bylines", flat=True)
-                     for p in bylines or () if p.get("name"))
+def _read_writers() -> frozenset[str]:
+    """Everyone a stored piece names as its writer (``Piece.commentator``: a commentator the book
+    names by his formula, 楚辭's 洪興祖 by 補曰, whom no catalogue entry or byline names; a section's
+    own byline, 楚辭補注's 班孟堅 read as 班固): one query over the pieces, kept while the corpus stamp
+    stays the same (``_writers``), as ``facet_table`` is."""
+    return frozenset(Piece.objects.exclude(commentator="").order_by().values_list("commentator", flat=True).distinct())
 
 
 #: Kept while the corpus stamp stays the same (``reader.stamp.KeptPerStamp``).
-_section_people = KeptPerStamp(_read_section_people)
+_writers = KeptPerStamp(_read_writers)
 
 
 def _held_names() -> set[str]:
@@ -274,9 +275,10 @@ def _held_names() -> set[str]:
     (``unknown_people``, ``people_holding``): everyone a held
     work names in any role (both filters' ``PersonFilter.named``: authors, commentators, the writers
     of unnamed notes, the men a collected commentary quotes), everyone a held edition's byline prints
-    (``reader.printed_people.library_dynasties``) and a section's (``_read_section_people``)."""
+    (``reader.printed_people.library_dynasties``) and every writer a stored piece names
+    (``_read_writers``)."""
     table = facet_table()
-    return set().union(*(f.named(table) for f in PERSON_FILTERS.values()), byline_people(), _section_people.get())
+    return set().union(*(f.named(table) for f in PERSON_FILTERS.values()), byline_people(), _writers.get())
 
 
 def unknown_people(param: str, typed) -> list[str]:
