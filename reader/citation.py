@@ -405,10 +405,11 @@ def matter_writer(section) -> str | None:
 
 def cited_title(juan) -> str:
     """The title a citation gives a juan's work in 《》: the work's, and the part of it the juan's
-    printed title line names before its 卷 (``reader.juan_heads.work_part``), joined with ・ as
+    printed title line (or, in a file that opens in mid-text, its end title) names before its 卷
+    (``reader.juan_heads.work_part``), joined with ・ as
     scholars cite a history of several states: 三國志 卷一 ``三國志・魏志``; the work's title alone
     for any other juan (decision 0068)."""
-    part = work_part(juan.header, juan.work.title)
+    part = work_part(juan.header, juan.work.title, juan.trailer)
     return f"{juan.work.title}・{part}" if part else juan.work.title
 
 
@@ -515,7 +516,7 @@ def _opens_inside(juan) -> Content | None:
     if since is None:
         return None
     juans = list(Juan.objects.filter(edition_id=juan.edition_id, number__gte=since, number__lte=juan.number)
-                 .only("number", "label").order_by("number")
+                 .only("number", "label", "header").order_by("number")
                  .prefetch_related(Prefetch("chapters", Chapter.objects.only("juan_id", "position", "title", "category")
                                             .order_by("position"))))
     juan_contents(juans)

@@ -146,11 +146,15 @@ def chapter_around(heading_layout, first_layout, last_layout, last_length: int) 
 PART_TITLE_LINE = re.compile(rf"^(?P<part>[^\s\u3000()卷巻]{{1,2}}[志書])[卷巻](?:第)?[{NUMERAL_CHARS}]+")
 
 
-def work_part(header: str, work_title: str) -> str:
+def work_part(header: str, work_title: str, trailer: str = "") -> str:
     """The part of the work a juan's printed title line names before its 卷 (``PART_TITLE_LINE``):
     三國志 KR2a0012_001 ``魏志卷一`` → ``魏志``; "" where the title line names the work itself
     (``後漢書卷十一``, ``前漢書卷一上``: the part found is in ``work_title``) or no part, or there is no
-    title line."""
+    title line. A juan whose file prints no head (its first leaves lost: 三國志 KR2a0012_016 opens at
+    「祖以峻為典農中郎將」) names its part by the end title its ``trailer`` (``Juan.trailer``) prints, as
+    ``juan_end`` reads it: ``魏志卷十六考證`` → ``魏志``."""
     head = juan_head(header)
-    m = PART_TITLE_LINE.match(head[0].text) if head else None
-    return m["part"] if m and m["part"] not in work_title and work_title not in m["part"] else ""
+    for line in [head[0].text] if head else juan_end(trailer):
+        if m := PART_TITLE_LINE.match(line):
+            return m["part"] if m["part"] not in work_title and work_title not in m["part"] else ""
+    return ""

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from characters.clusters import clip
+from reader.juan_heads import juan_head
 from reader.numerals import NUMERAL_CHARS, chinese_to_int, well_formed
 
 _LABEL = re.compile(rf"^(?:[卷巻]\s*)?(?:第|之)?\s*(?:(?P<num>[{NUMERAL_CHARS}]+)|(?P<head>首))"
@@ -259,7 +260,12 @@ def juan_contents(juans) -> None:
     with 國風 周南 and no chapter title, not inside 〈傳述人〉, the last chapter of 卷首. Nor does a
     juan of such matter go on with the last chapter of the juan before: a 考證 of its own (周易註疏
     卷一考證, the editors' notes on all of 卷一: it was 〈乾〉（續）), nor the editors' 跋 after the
-    last juan (尚書注疏 考證跋語: it was 〈洪範〉（續））."""
+    last juan (尚書注疏 考證跋語: it was 〈洪範〉（續））. Nor does a juan whose file prints no head of its own
+    (``opens_in_mid_text``: its first leaves are lost) go on with anything: what the lost leaves held is
+    unknown, a new chapter may have begun on them, and a book whose printed 卷 is its own chapter (三國志
+    KR2a0012_016, 魏志卷十六 任蘇杜鄭倉傳, opening at 「祖以峻為典農中郎將」; 穀梁傳 KR1e0009_007 and _008,
+    宣公 and 成公) was listed as going on with the chapter of the 卷 before (〈劉馥 司馬朗 …〉（續）,
+    〈春秋榖梁傳文公第六〉（續））: better no chapter than a wrong one (decision 0076)."""
     last: Content | None = None
     for juan in juans:
         juan.contents, juan.appendices = [], []
@@ -269,10 +275,17 @@ def juan_contents(juans) -> None:
             elif chapter.title:
                 last = Content.of(chapter)
                 juan.contents.append(last)
-            elif k == 0 and last is not None and not _MATTER.search(juan.label or ""):
+            elif k == 0 and last is not None and not _MATTER.search(juan.label or "") and not opens_in_mid_text(juan):
                 juan.contents.append(Content(last.title, last.category, continued=True, category_over=last.category_over))
         if front_or_back(juan):
             last = None
+
+
+def opens_in_mid_text(juan) -> bool:
+    """Whether ``juan``'s file prints no head of its own (``reader.juan_heads.juan_head`` of its stored
+    ``header`` is []: no title line before its text), as a copy whose first leaves are lost opens: 三國志
+    KR2a0012_016 opens at 「祖以峻為典農中郎將」 where every other juan prints ``魏志卷N`` and its bylines."""
+    return not juan_head(getattr(juan, "header", "") or "")
 
 
 #: Most characters of a juan's name in a link to the previous or next juan.

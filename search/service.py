@@ -6,7 +6,7 @@ from dataclasses import replace
 from functools import lru_cache
 from urllib.parse import urlencode
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.urls import reverse
 
 from config.server_timing import timed
@@ -95,9 +95,9 @@ def _read_printed_places() -> tuple[dict[int, str], dict[int, str]]:
     """``printed_places``, read from the database (two queries)."""
     printed = dict(Chapter.objects.exclude(printed_juan="").order_by().values_list("pk", "printed_juan"))
     parts = {}
-    for pk, header, title in Juan.objects.filter(header__regex=r"[志書][卷巻]").order_by() \
-            .values_list("pk", "header", "work__title"):
-        if part := work_part(header, title):
+    for pk, header, trailer, title in Juan.objects.filter(Q(header__regex=r"[志書][卷巻]") | Q(trailer__regex=r"[志書][卷巻]")) \
+            .order_by().values_list("pk", "header", "trailer", "work__title"):
+        if part := work_part(header, title, trailer):
             parts[pk] = part
     return printed, parts
 

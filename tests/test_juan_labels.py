@@ -20,8 +20,9 @@ from .test_kanripo_import import KANRIPO, _kanripo, kanripo  # noqa: F401  (fixt
 
 
 class FakeJuan:
-    def __init__(self, number, label):
+    def __init__(self, number, label, header=None):
         self.number, self.label, self.pk = number, label, number
+        self.header = f"　{label}¶" if header is None else header  # its title line, as a file prints it
 
 
 @pytest.mark.parametrize("typed,label", [
