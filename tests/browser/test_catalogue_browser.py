@@ -204,12 +204,14 @@ def check_browsing_bu_class_shu_and_work(three_bu, tabs, device):
 
 def test_the_search_options_are_readable_and_say_what_is_in_force(library, tabs):
     # a search narrowed by commentator shows the filter (the options were folded away, hiding it):
-    # without hits (洪興祖 wrote no note here) the options stay open, to be changed; their summary
-    # names what they hold, and a chip the filter; and the text boxes are in the page's type, as
-    # the selects beside them (they were the browser's 13px default)
+    # without hits (洪興祖 is nobody here: a 400 naming him, decision 0074) the options stay open, to be
+    # changed; their summary names what they hold, and a chip the filter; and the text boxes are in the
+    # page's type, as the selects beside them (they were the browser's 13px default)
     tab = tabs("desktop")
     page = tab.page
-    page.goto(library + "/search/?q=%E5%B0%84&commentator=%E6%B4%AA%E8%88%88%E7%A5%96")
+    assert page.goto(library + "/search/?q=%E5%B0%84&commentator=%E6%B4%AA%E8%88%88%E7%A5%96").status == 400
+    assert page.locator("p.error").inner_text() == "沒有「洪興祖」這位注者 (no commentator '洪興祖': no work held names a writer so)"
+    tab.errors[:] = [e for e in tab.errors if "status of 400" not in e]  # the answer the page is meant to give
     assert page.locator("details.more-options").evaluate("d => d.open") is True
     assert page.locator(".more-options summary").inner_text() == "篩選與排序（已設：注者）"
     assert page.locator(".filter-chips .chip").evaluate_all("es => es.map(e => e.textContent)") == ["取消篩選 注者：洪興祖×"]
