@@ -38,9 +38,15 @@ main thread) changed so that no slow client holds a thread:
   request's time budget, so a request that queued past its budget is answered at once
   with the documented 503 instead of being worked on for a client that has given up.
 
-Reading a response slowly still holds a thread for as long as the kernel's socket buffers
-do not take the rest (a buffering proxy such as nginx in front takes that too; see
-docs/production.md).
+* **a client that stops reading is let go**: a response is written in slices of at most
+  ``SEND_SLICE_BYTES`` (``Sliced``), and a slice the client's socket does not take within
+  ``SEND_STALL_SECONDS`` ends the response and closes the connection (the socket's timeout,
+  set for the request: ``handle_request``), which closes the response and gives back any heavy
+  slot it held. A client that stopped reading a TEI export (``kill -STOP``) held the server's one
+  heavy slot for as long as it stayed stopped, and every other client's sort, export and hit
+  list was a 503 meanwhile. A client reading slowly still gets the whole response (a slice of
+  64 KiB in 15 s is 4.4 KB/s); it holds its thread, and a heavy response its slot, as long as
+  it reads (a buffering proxy such as nginx in front takes that too; see docs/production.md).
 """
 from __future__ import annotations
 
@@ -67,6 +73,11 @@ REQUEST_READ_SECONDS = float(os.environ.get("REQUEST_READ_SECONDS", "10"))
 UNCLAIMED_SECONDS = 0.5
 #: Seconds between two looks at the new connections whose request head has begun but not ended.
 PARTIAL_HEAD_POLL = 0.05
+#: Seconds a client's socket may take no byte of a slice of the response (or of a request body
+#: being read give none) before the connection is closed (env ``SEND_STALL_SECONDS``).
+SEND_STALL_SECONDS = float(os.environ.get("SEND_STALL_SECONDS", "15"))
+#: The most bytes written to a client's socket at once (``Sliced``): the stall limit is per slice.
+SEND_SLICE_BYTES = 65536
 #: Bytes of a new connection looked at for the end of its head: a head longer than this (more
 #: than gunicorn's limits let through) goes to a thread, which refuses it.
 HEAD_PEEK_BYTES = 65536
@@ -97,6 +108,30 @@ def waiting_listeners(listeners: list) -> list:
     return [listener for listener in listeners if listener.fileno() in ready]
 
 
+class Sliced:
+    """The WSGI response ``result`` (an iterable of ``bytes``) given in slices of at most ``size``
+    bytes, so that the socket timeout ``SEND_STALL_SECONDS``, which bounds one ``sendall``, bounds
+    the time a client may take no byte (a streamed export yields a juan of megabytes at once).
+    ``close`` closes ``result`` (PEP 3333), which gives back a heavy request's slot."""
+
+    def __init__(self, result, size: int = SEND_SLICE_BYTES):
+        self.result, self.size = result, size
+
+    def __iter__(self):
+        size = self.size
+        for item in self.result:
+            if len(item) <= size:
+                yield item
+            else:
+                for start in range(0, len(item), size):
+                    yield item[start:start + size]
+
+    def close(self) -> None:
+        close = getattr(self.result, "close", None)
+        if close is not None:
+            close()
+
+
 def _under_api(sock: socket.socket) -> bool:
     """Whether the request waiting on ``sock`` (looked at, not taken) asks for a URL under
     ``/api/``: its line starts with a method, a space and ``/api/`` (what ``handle_error``
@@ -118,6 +153,7 @@ class ThreadWorker(gthread.ThreadWorker):
     them: ``config.request_line``)."""
 
     read_seconds = REQUEST_READ_SECONDS
+    send_stall_seconds = SEND_STALL_SECONDS
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -134,13 +170,20 @@ class ThreadWorker(gthread.ThreadWorker):
     def load_wsgi(self):
         super().load_wsgi()  # the application, and so the settings
         self.stand_aside_for_heavy(self.cfg.workers)
-        app, local = self.wsgi, self._local
+        self.wsgi = self.served(self.wsgi)
+
+    def served(self, app):
+        """The WSGI application ``app`` as this worker runs it: each request's arrival in its
+        environ (``QUEUED_AT``), its response in slices (``Sliced``; a file sent whole by
+        ``sendfile`` as gunicorn sends it)."""
+        local = self._local
 
         def stamped(environ, start_response):
             environ[QUEUED_AT] = getattr(local, "queued_at", None)
-            return app(environ, start_response)
+            result = app(environ, start_response)
+            return result if isinstance(result, environ["wsgi.file_wrapper"]) else Sliced(result)
 
-        self.wsgi = stamped
+        return stamped
 
     def stand_aside_for_heavy(self, workers: int) -> None:
         """Whether this process, one of ``workers``, stands aside while it runs a heavy
@@ -288,12 +331,19 @@ class ThreadWorker(gthread.ThreadWorker):
         return None
 
     def handle_request(self, req, conn):
-        """The request's head has arrived: no read deadline while the application runs."""
+        """The request's head has arrived: no read deadline while the application runs, but a
+        client that takes no byte of a slice of the response (or sends none of its body) for
+        ``send_stall_seconds`` is let go: the connection closed, the response closed with it."""
         with self._reading_lock:
             self._reading.pop(conn, None)
         self._local.queued_at = getattr(conn, "queued_at", None)
+        conn.sock.settimeout(self.send_stall_seconds)  # gunicorn left it blocking without limit
         try:
             return super().handle_request(req, conn)
+        except TimeoutError:  # the client took no byte of a slice (or sent none of its body) in time
+            self.log.warning("Closed a connection from ip=%s: no byte taken or sent for %s s",
+                             (conn.client or ("",))[0], self.send_stall_seconds)
+            return False  # the response was closed by gunicorn (its slot given back); close the connection
         finally:
             self._local.queued_at = None
 

@@ -506,3 +506,67 @@ def test_the_setting_turns_standing_aside_off(worker, worker_heavy, settings):
         assert (worker.stands_aside, worker._accepting, worker_heavy.watcher) == (False, True, None)
     finally:
         worker_heavy.leave()
+
+
+def test_a_response_is_written_in_slices_and_closed_through_them():
+    """``Sliced``: a streamed item of megabytes is written 64 KiB at a time (the stall limit bounds
+    one write), and closing the slices closes the response (which gives back a heavy slot)."""
+    from config.workers import SEND_SLICE_BYTES, Sliced
+
+    closed = []
+
+    class Response(list):
+        def close(self):
+            closed.append(True)
+
+    sliced = Sliced(Response([b"a" * 150000, b"bc", b""]))
+    assert [len(item) for item in sliced] == [65536, 65536, 18928, 2, 0] and SEND_SLICE_BYTES == 65536
+    sliced.close()
+    assert closed == [True]
+
+
+def test_a_client_that_stops_reading_is_let_go_and_the_response_closed(worker):
+    """A client that takes no byte of a slice for ``send_stall_seconds`` (here 0.2 s; 15 s served):
+    ``handle_request`` ends the response, closes it (a heavy response gives back its slot then) and
+    says to close the connection, where gunicorn waited on the socket for as long as the client
+    stayed stopped (a stopped client held the server's one heavy slot)."""
+    import socket
+    import threading
+
+    from gunicorn.glogging import Logger
+    from gunicorn.workers.gthread import TConn
+
+    served, closed = [], []
+
+    class Export:  # a streamed response of 40 MiB, as an export yields juans
+        def __iter__(self):
+            for _ in range(40):
+                served.append(1)
+                yield b"x" * (1 << 20)
+
+        def close(self):
+            closed.append(True)
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "application/octet-stream")])
+        return Export()
+
+    server, client = socket.socketpair()
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    client.sendall(b"GET /api/works/1/export/tei/ HTTP/1.1\r\nHost: example.org\r\n\r\n")  # then reads nothing
+    conn = TConn(worker.cfg, server, ("127.0.0.30", 4242), ("127.0.0.1", 8000))
+    conn.sock.setblocking(True)
+    conn.init()
+    worker.wsgi, worker.send_stall_seconds = worker.served(app), 0.2
+    worker.log = Logger(worker.cfg)  # gunicorn's, which logs the access
+    answer = []
+    request = next(conn.parser)
+    thread = threading.Thread(target=lambda: answer.append(worker.handle_request(request, conn)))
+    try:
+        thread.start()
+        thread.join(60)  # without the stall limit it never ends: the client is closed below, failing the test
+        assert (answer, closed, len(served) < 40) == ([False], [True], True)
+    finally:
+        client.close()
+        server.close()
