@@ -1,6 +1,7 @@
 """Every id of a reading page is its own, in every display, and every link to a place on a page
 finds it: the page's own links, labels and references (``href="#…"``, ``for``,
 ``aria-labelledby``, ``data-copy``) and a search hit's link to the piece it falls in."""
+import re
 from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
 
@@ -115,3 +116,15 @@ def test_a_search_hits_link_finds_the_piece_it_points_to(client, juans):
             assert unquote(parts.fragment) in _ids(html).ids, url
             landed += 1
     assert landed == 120
+
+
+def test_a_page_the_file_marks_twice_shows_once_in_the_margin(client, seed_juan):
+    """六臣註文選 卷二 writes ``<pb:KR4h0003_SBCK_002-4b>`` on two lines running: §2's margin showed
+    葉 2-4b twice. The first marker shows the page; the second is an empty anchor (``pb-again``)
+    that keeps its id ``pb2-…``, so a link to it still lands."""
+    with muted():
+        import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4h0003" / "KR4h0003_002.txt")
+    html = client.get("/works/KR4h0003/juan/2/2/").content.decode("utf-8")
+    labels = re.findall(r'<span class="pb" id="([^"]+)"[^>]*><span class="visually-hidden">頁 </span>([^<]*)</span>', html)
+    assert labels == [(f"pb-KR4h0003_SBCK_002-{p}", f"2-{p}") for p in ("4b", "5a", "5b", "6a", "6b", "7a", "7b")]
+    assert re.findall(r'<span class="pb-again" id="([^"]+)"[^>]*></span>', html) == ["pb2-KR4h0003_SBCK_002-4b"]

@@ -157,14 +157,18 @@ def page_marker(page_id: str) -> str:
     (``page_markers``), ``pb2-``, ``pb3-`` … and the page id for the next: a file may write one
     page id twice (180 files of the shared corpus do: 楚辭 卷十五 ``<pb:KR4a0002_SBCK_015-1b>`` on
     two lines running), and no id of one form is one of another, so no two markers of a page share
-    an id."""
+    an id. Only the first shows the page in the margin (葉 2-4b once, where 六臣註文選 卷二 writes
+    ``<pb:KR4h0003_SBCK_002-4b>`` twice): a later marker of the same page id is an empty anchor
+    (``pb-again``), so a link to it still lands there."""
     shown = _shown_pages.get()
     n = 1
     if shown is not None:
         shown[page_id] += 1
         n = shown[page_id]
+    if n > 1:
+        return f'<span class="pb-again" id="pb{n}-{escape(page_id)}" title="{escape(page_id)}"></span>'
     label = page_label(page_id)
-    return (f'<span class="pb" id="pb{n if n > 1 else ""}-{escape(page_id)}" title="{escape(page_id)}">'
+    return (f'<span class="pb" id="pb-{escape(page_id)}" title="{escape(page_id)}">'
             f'<span class="visually-hidden">頁 </span>{escape(label)}</span>')
 
 
