@@ -335,7 +335,8 @@ def test_front_matter_and_readme(corpus):
     assert table["KR1d0086_012.txt"] == [("012-1a", "卷十")]
     head = corpus[KANRIPO / "KR1d0086" / "KR1d0086_002.txt"][1]
     assert (head.juan_number, head.juan_label, head.juan_parts) == (2, "卷首中・卷首下", ["卷首中", "卷首下"])
-    assert [c.title for c in head.chapters][-1] == "卷首下"  # the second part is a chapter
+    # the second part is a chapter, of 卷首下, which titles none (its label is the 卷's: ``printed_juan``)
+    assert [(c.title, c.printed_juan) for c in head.chapters][-1] == ("", "卷首下")
     front = corpus[KANRIPO / "KR1d0086" / "KR1d0086_000.txt"][1]
     assert (front.juan_number, front.juan_label) == (0, "采輯羣書目・目錄・序")
     raw = (KANRIPO / "KR1d0086" / "KR1d0086_001.txt").read_text(encoding="utf-8")

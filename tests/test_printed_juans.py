@@ -228,9 +228,9 @@ def test_a_four_ku_file_of_several_printed_juans_marks_them_by_its_juan_parts():
     assert [(c.title, c.printed_juan) for c in parsed(HOU_HANSHU / "KR2a0009_001.txt").chapters] == [
         ("光武帝紀第一上", "卷一上"), ("卷一上考證", "卷一上"), ("光武帝紀第一下", "卷一下"), ("卷一下考證", "卷一下")]
     assert [(c.title, c.printed_juan) for c in parsed(JINGBU / "KR1d0086" / "KR1d0086_002.txt").chapters] == [
-        ("", "卷首中"), ("卷首下", "卷首下")]
+        ("", "卷首中"), ("", "卷首下")]
     assert [(c.title, c.printed_juan) for c in parsed(JINGBU / "KR1d0051" / "KR1d0051_056.txt").chapters] == [
-        ("", "卷五十六"), ("卷五十六補遺", "卷五十六補遺")]
+        ("", "卷五十六"), ("", "卷五十六補遺")]
     odd = parsed(HOU_HANSHU / "KR2a0009_084.txt")
     assert (odd.juan_label, {c.printed_juan for c in odd.chapters}) == ("卷八十四", {""})
     kaozheng = odd.chapters[1]
@@ -372,11 +372,13 @@ def test_a_printed_juan_whose_title_line_opens_inside_the_file_is_a_part_of_it()
     line (``卷十四``, ``卷七十一下``) with it; the first 卷's end title ends its last chapter."""
     lishu = parsed(LISHU / "KR1d0084" / "KR1d0084_041.txt")
     assert [(c.title, c.printed_juan, len(c.sections)) for c in lishu.chapters] == [
-        ("", "卷四十一", 3), ("卷四十二", "卷四十二", 3)]
+        ("", "卷四十一", 3), ("", "卷四十二", 3)]
     assert not any("陳祥道" in p.text or "欽定四庫全書" in p.text for p in lishu.all_pieces())
     assert [s.title for s in lishu.sections] == ["明堂朝諸侯之位", "壇壝宫", "", "", "", "聘儀"]
     yili = parsed(LISHU / "KR1d0085" / "KR1d0085_013.txt")
-    assert [(c.title, c.printed_juan) for c in yili.chapters] == [("", "卷十三"), ("巻十四", "巻十四")]
+    # 巻十四's 篇 heading, flush as the book's every line (``flush_heads``), titles its chapter: the 卷's label
+    # names the 卷 it falls in, never a chapter (no later juan goes on with 〈巻十四〉)
+    assert [(c.title, c.category, c.printed_juan) for c in yili.chapters] == [("", "", "卷十三"), ("詩樂", "學禮七", "巻十四")]
     assert not any(p.text.startswith(("卷十四", "欽定四庫全書")) for p in yili.all_pieces())
     kaowen = parsed(LISHU / "KR1g0020" / "KR1g0020_071.txt")
     assert [(c.title, c.printed_juan) for c in kaowen.chapters] == [
@@ -398,7 +400,7 @@ def test_each_printed_juan_of_such_a_file_is_cited_by_its_own_number(tmp_path, c
     data = client.get(f"/api/editions/{juan.edition_id}/juans/41/").json()
     assert [(c["title"], c["printed_head"], c["printed_end"]) for c in data["chapters"]] == [
         ("", [], ["禮書卷四十一"]),
-        ("卷四十二", [{"kind": "title", "text": "禮書卷四十二"}, {"kind": "byline", "text": "宋\u3000陳祥道\u3000撰"}], [])]
+        ("", [{"kind": "title", "text": "禮書卷四十二"}, {"kind": "byline", "text": "宋\u3000陳祥道\u3000撰"}], [])]
 
 
 @pytest.mark.django_db

@@ -425,6 +425,19 @@ class Header:
         people = byline_people(m["byline"])
         return m["byline"] if people and all(2 <= len(p["name"]) <= 4 for p in people) else None
 
+    def flush_byline(self, line: str) -> str | None:
+        """The byline of a line right under a 四庫 title line in a file transcribed with no indentation at
+        all (``unindented``: 儀禮經傳通解 KR1d0085, ``宋朱子撰``), where the depth that marks a byline is lost:
+        one byline entry alone on its line, led by its dynasty (``bylines.DYNASTIES``), its person a name
+        of two to four characters; else None. Where the file keeps its indentation a flush line there is
+        the text's first words (``margin_byline`` asks a gap before the role)."""
+        m = re.match(r"^(?P<byline>[^()<>¶\u3000 /]{3,12})¶?$", line)
+        entries = byline_entries(m["byline"]) if m else None
+        if not entries or len(entries) != 1 or not dynasty_of(entries[0][0]):
+            return None
+        people = byline_people(m["byline"])
+        return m["byline"] if len(people) == 1 and 2 <= len(people[0]["name"]) <= 4 else None
+
     def byline_under_title(self, line: str) -> str | None:
         """The byline of a line under a juan's title inside the file (the next juan's, after a
         考證: ``byline_line`` or ``office_byline``); else None."""
@@ -520,6 +533,9 @@ class Header:
                     continue
                 if not b and not (found["title"]["rest"] or ""):
                     b = self.office_byline(line)
+                if not b and "byline" not in found and ("collection" in found or not first) and not (found["title"]["rest"] or "") \
+                        and unindented(lines, start, limit):
+                    b = self.flush_byline(line)
                 if b:  # several byline lines are joined (論語集解義疏: 集解 and 義疏)
                     found["byline"] = found["byline"] + IDEO_SPACE + b if "byline" in found else b
                     i += 1
@@ -578,6 +594,18 @@ class Header:
             break
         return len(lines)
 
+
+
+def unindented(lines: list[str], start: int, end: int) -> bool:
+    """Whether ``lines[start:end]`` hold printed lines (at least ``UNINDENTED_MIN``) and none of them
+    starts with U+3000: a transcription that dropped the print's indentation (儀禮經傳通解 KR1d0085,
+    Kanripo's ``master`` text: its bylines, 篇 headings and text all flush), so depth tells nothing."""
+    printed = [line for line in lines[start:end] if not (line.startswith("#") or PB_ONLY.match(line) or BLANK.match(line))]
+    return len(printed) >= UNINDENTED_MIN and not any(line.startswith(IDEO_SPACE) for line in printed)
+
+
+#: The fewest printed lines a file holds for ``unindented`` to judge it (a short file may happen to be flush).
+UNINDENTED_MIN = 5
 
 
 def collection_name(line: str) -> str:

@@ -20,7 +20,7 @@ from ..document import LABEL, MANDOKU, NOTE, RECORD, RECORD_NOTE, TEXT, ChapterD
 from ..errors import TextFormatError
 from .tls import org_title, table_row
 from .header import (COLLECTION, FILE_PROPERTY, KAOZHENG, PROPERTY, collation_part, file_juans, part_title,
-                     printed_part_name, ORG_HEADING)
+                     printed_part_name, unindented, ORG_HEADING)
 from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_notes, listed_heading, listed_titles,
                        printed_title)
 from .lines import (
@@ -30,6 +30,7 @@ from .lines import (
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
 from .printed_juans import at_printed_head, inner_heads
+from .flush_heads import flush_chapter, flush_heading, second_half
 from .divisions import (NOTED_ZHANG, fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
                         noted_heading, number_noted_heading)
 from .paratext import document_head, front_juan
@@ -178,6 +179,8 @@ class LineLoop:
         # a printed 卷's title line inside a file that names its 卷 by their title lines (禮書 KR1d0084_041
         # 卷四十二 under 欽定四庫全書, after 卷四十一's end title): a part, as a ``JUAN`` line's
         heads, head_marks = inner_heads(self.text, self.header.work) if not self.header.tls else ({}, set())
+        # a 四庫 file transcribed with no indentation (儀禮經傳通解 KR1d0085): its heading lines are flush too
+        flush_file = not self.header.tls and bool(self.doc.collection) and unindented(lines, start, end)
         notes = collation_part(self.header.prop("FILE"), self.header.work) if holds_own else ""
         if notes:
             units.append(Unit("part", start + 1, chapter=ChapterDoc(title=notes, heading=None)))
@@ -368,6 +371,31 @@ class LineLoop:
                 continue
 
             # ---- headings ----
+            # a 四庫 juan's 篇 heading in a file that lost its indentation (儀禮經傳通解 ``邦國禮二之上`` /
+            # ``大射儀`` / ``經七``): its words alone on short lines under the head (``flush_heads``)
+            flush = flush_heading(lines, i, end, full) if flush_file and not notes and not indent and not (
+                cont and cont[0] == "open") and ((at_start and (not units or units[-1].kind == "part")) or second_half(
+                    line, [u.chapter.category for u in units if u.kind == "heading"])) else None
+            if flush:
+                taken, note = flush
+                chapter, fixed = flush_chapter(lines, i, taken, note, "".join(pending),
+                                               lambda k: nl if (k < n_lines - 1 or final_nl) else "")
+                pending = []
+                units.append(Unit("heading", lineno, chapter=chapter))
+                last = fixed
+                cont, unit, para_break, at_start, ji_mode, prev_indent, in_label = None, None, True, not note, False, -1, False
+                line_indent = None
+                if not note:
+                    i = taken[-1] + 1
+                    continue
+                # the title's note: the chapter's first text, as a numbered heading's (大射儀第七(鄭目録云…))
+                i = taken[-1]
+                line, lineno = lines[i], i + 1
+                term = nl if (i < n_lines - 1 or final_nl) else ""
+                raw = line + term
+                col_shift = len(line.rstrip(PILCROW)) - len(note)
+                stripped, indent_str = line[col_shift:], ""
+                at_start = False
             heading = None
             entry = entries.get(i, "")
             goes_on = entry == GOES_ON and unit is not None and bool(unit.entry)  # a 原目 entry's note going on
@@ -387,7 +415,7 @@ class LineLoop:
                 if m and "<" not in line and not role_apart(m["title"], m["category"]):
                     heading = (line[:-1], ChapterDoc(title=m["title"], heading=line[:-1],
                                                      category=heading_category(m["category"].strip(IDEO_SPACE))))
-            col_shift = 0
+            col_shift = col_shift if flush else 0  # after a flush heading, its note starts past the title
             # a 篇 heading of a book of readings with its note after its number, at the top of a column
             # (士昬禮第二(鄭云…)納采), not the rest of a word the full line before cut (…故訓 over 傳第一(…))
             top = not (cont and (cont[0] == "open" or (cont[0] == "text" and prev_width >= full)))

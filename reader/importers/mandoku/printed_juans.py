@@ -174,7 +174,10 @@ def mark_printed_juans(doc: JuanDocument, text: str, work: str) -> None:
     such line (世説新語校語, bound before 卷上之上 in ``_001``) or without a section keeps "". Nothing
     is set in a file that holds one printed 卷, nor in one whose chapters all fall in one (河上公
     KR5c0065_002's last title, 卷之三's head, holds none). A later 卷's head opens a part of the file
-    (``inner_heads``), so its text is a chapter of its own (禮書 KR1d0084_041: 卷四十二)."""
+    (``inner_heads``), so its text is a chapter of its own (禮書 KR1d0084_041: 卷四十二). A chapter that no
+    heading titles, only that part's label (儀禮經傳通解 KR1d0085_013's ``巻十四``, a ``JUAN`` line's
+    ``卷首中``), is left untitled: a printed 卷's label is its ``printed_juan``, no chapter's title, so no
+    later juan goes on with 〈巻十四〉 (``reader.citation.continued_chapter`` carries real titles only)."""
     parts = part_lines(text, work)
     if not parts:
         return
@@ -186,3 +189,5 @@ def mark_printed_juans(doc: JuanDocument, text: str, work: str) -> None:
         return  # the file's chapters fall in one 卷 (a next 卷's head on its last pages holds none)
     for chapter, label in zip(doc.chapters, marked):
         chapter.printed_juan = label
+        if chapter.heading is None and label and _same_juan(chapter.title) == _same_juan(label):
+            chapter.title = ""  # the 卷's label names the 卷 it falls in, never a chapter (儀禮經傳通解 巻十四)
