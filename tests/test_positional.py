@@ -1,5 +1,7 @@
 """What is particular to the positional backend (the contract suite covers the rest)."""
+import gc
 import json
+import os
 from dataclasses import replace
 
 import numpy as np
@@ -9,6 +11,7 @@ import pytest
 from search.backends import SearchQuery, get_search_backend
 from search.backends.memory import MemoryBackend
 from search.backends.positional import IndexFormatError
+from search.backends.positional.format import ARRAYS, NEIGHBOUR_ARRAYS
 from search.documents import documents_for_juan
 
 
@@ -515,8 +518,11 @@ def test_places_are_read_in_place_with_the_values_written(two_backends, seed_jua
     segment = positional._corpus().segments[0]
     table = segment.places
     assert isinstance(table, PlaceTable) and len(table) == 424
-    assert all(isinstance(a, np.memmap) or isinstance(a.base, np.memmap)
-               for a in (table.fields, table.strings, table.string_starts, table.pieces, table.piece_firsts))
+    arrays = (table.fields, table.strings, table.string_starts, table.pieces, table.piece_firsts)
+    assert [_mapped_from(a) for a in arrays] == [str(segment.path / f"{name}.npy") for name in
+                                                 ("place_fields", "place_strings", "place_string_starts",
+                                                  "place_pieces", "place_piece_firsts")]
+    assert not any(a.flags.writeable for a in arrays)
     by_id = {d.doc_id: d for d in docs}
     for p in range(424):
         place = table[p]
@@ -706,24 +712,23 @@ def test_a_write_reads_the_segments_it_leaves_alone_at_most_once(settings, tmp_p
     from it (no segment's table or array read again), the generation it swaps in reads only
     the segment the write made, a replacement likewise; a process that loads the result from
     nothing answers as the plain scan does."""
-    from search.backends.positional import segment as segment_module
+    from search.backends.positional import mapped, segment as segment_module
 
     seed = documents_for_juan(seed_juan)
     backend, ref = _multi_segment_index(settings, tmp_path, seed, monkeypatch)
     assert backend.search(SearchQuery("之")).count == ref.search(SearchQuery("之")).count == 1_464
     _same(backend.search(SearchQuery("鵠")), ref.search(SearchQuery("鵠")), "before")  # every segment's places read
-    reads, tables, load = [], segment_module.read_table, np.load
+    reads = []
 
-    def read_table(path):
-        reads.append(str(path.relative_to(tmp_path / "ix")).split("/", 1)[1])
-        return tables(path)
+    def recorded(read):
+        def reading(path, *args, **kwargs):
+            reads.append(str(path.relative_to(tmp_path / "ix")).split("/", 1)[1])
+            return read(path, *args, **kwargs)
+        return reading
 
-    def np_load(path, *args, **kwargs):
-        reads.append(str(path.relative_to(tmp_path / "ix")).split("/", 1)[1])
-        return load(path, *args, **kwargs)
-
-    monkeypatch.setattr(segment_module, "read_table", read_table)
-    monkeypatch.setattr(np, "load", np_load)
+    monkeypatch.setattr(segment_module, "read_table", recorded(segment_module.read_table))
+    monkeypatch.setattr(np, "load", recorded(np.load))  # the deletion lists
+    monkeypatch.setattr(mapped, "load", recorded(mapped.load))  # the arrays
     added = _juan_copy(seed[:5], 77, 99)
     assert backend.replace_juans(set(), added) == 5
     ref.replace_juans(set(), added)
@@ -1201,3 +1206,99 @@ def test_an_index_written_before_the_catalogue_order_opens_and_keeps_its_order(s
     assert works_in_order(backend) == works_in_order(ref) == (
         ["周禮", "禮書綱目", "列女傳"], {later[0].catalogue_key, jing[0].catalogue_key, shi[0].catalogue_key})
     assert backend.search(SearchQuery("之")).count == count * 3 // 2
+
+
+def _open_descriptors() -> int:
+    """How many descriptors this process holds open (Linux: ``/proc/self/fd``)."""
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _mapped_from(array: np.ndarray) -> str | None:
+    """The file whose map holds ``array``'s first element (Linux: ``/proc/self/maps``), None for
+    the process's own memory."""
+    address = array.__array_interface__["data"][0]
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            fields = line.split(maxsplit=5)
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            if start <= address < end:
+                return fields[5].strip() if len(fields) == 6 else None
+    return None
+
+
+def _mapped_files(folder) -> int:
+    """How many maps of files under ``folder`` this process holds (Linux: ``/proc/self/maps``)."""
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+        return sum(1 for line in fh if f" {folder}/" in line)
+
+
+POSITIONAL = "search.backends.positional.PositionalIndexBackend"
+
+
+@pytest.mark.parametrize("write", ["another index", "a new generation"])
+def test_searching_what_was_written_last_keeps_nothing_of_what_came_before(settings, tmp_path, seed_juan, write):
+    """After 50 searches, each of another index folder (what a test process does: an index per
+    test) or of a new generation of one index (what a server does after each import), the
+    process holds exactly the descriptors and the maps of index files it held after the first:
+    a generation's arrays hold no descriptor (``mapped``: ``numpy.load``'s maps held one each,
+    about 33 a segment), and the generation searched before is let go at once, with the cyclic
+    garbage collector off (a segment's look-ups by its own methods and a place table's strings
+    were reference cycles), the backend keeping no corpus for a folder it no longer searches (it
+    kept one per folder: 3,057 descriptors after tests/test_positional.py)."""
+    seed = documents_for_juan(seed_juan)[:20]
+
+    def search_after_a_write(n: int) -> tuple:
+        folder = tmp_path / (f"ix{n}" if write == "another index" else "ix")
+        settings.SEARCH_BACKENDS = {"default": {"BACKEND": POSITIONAL, "PATH": folder}}
+        backend = get_search_backend()
+        if write == "another index" or n == 0:
+            backend.rebuild(seed)
+            backend.replace_juans(set(), _juan_copy(seed[:5], 9000 + n, 99))  # a second segment
+        else:  # the second segment replaced
+            backend.replace_juans({9000 + n - 1}, _juan_copy(seed[:5], 9000 + n, 99))
+        return (len(backend._corpus().segments), backend.search(SearchQuery("射")).count,
+                backend.search(SearchQuery("大射")).count)
+
+    gc.collect()
+    gc.disable()
+    try:
+        first = search_after_a_write(0)
+        before = _open_descriptors(), _mapped_files(tmp_path)
+        answers = {search_after_a_write(n) for n in range(1, 51)}
+        after = _open_descriptors(), _mapped_files(tmp_path)
+    finally:
+        gc.enable()
+    assert (first, answers) == ((2, 39, 5), {(2, 39, 5)})
+    # two segments' arrays (a search maps no place: a page of hits maps a segment's five)
+    assert before[1] == 2 * (len(ARRAYS) + len(NEIGHBOUR_ARRAYS)) == 56 and after == before
+
+
+def test_searches_on_the_site_after_writes_open_no_descriptor(settings, tmp_path, seed_juan, client):
+    """50 times a new generation (an import's write), then the search page, the API's search and
+    its CSV hit list: the process holds exactly the descriptors it held after the first round,
+    with the cyclic garbage collector off: the request's objects (Django's and DRF's, cycles)
+    keep the generation they searched until the collector runs, and its arrays hold no
+    descriptor (``mapped``)."""
+    seed = documents_for_juan(seed_juan)
+    settings.SEARCH_BACKENDS = {"default": {"BACKEND": POSITIONAL, "PATH": tmp_path / "ix"}}
+    backend = get_search_backend()
+    backend.rebuild(seed)
+
+    def write_and_search(n: int) -> list:
+        backend.replace_juans({9000 + n - 1} if n else set(), _juan_copy(seed[:5], 9000 + n, 99))
+        answers = [client.get("/search/", {"q": "大射"}), client.get("/api/search/", {"q": "大射"}),
+                   client.get("/api/search/export/csv/", {"q": "大射"})]
+        return [(r.status_code, len(b"".join(r.streaming_content) if r.streaming else r.content) > 0)
+                for r in answers]
+
+    gc.collect()
+    gc.disable()
+    try:
+        first = write_and_search(0)
+        before = _open_descriptors()
+        rounds = [write_and_search(n) for n in range(1, 51)]
+        after = _open_descriptors()
+    finally:
+        gc.enable()
+    assert first == [(200, True)] * 3 and all(r == first for r in rounds)
+    assert after == before

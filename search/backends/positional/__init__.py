@@ -66,6 +66,7 @@ page cache.
 The package, by concern (each module's docstring says more):
 
     format.py    the on-disk format and its builder (``build_generation``)
+    mapped.py    an array's file mapped into memory, no descriptor held (``load``)
     places.py    the passages' places as memory-mapped arrays (``PlaceTable``)
     segment.py   one segment loaded (``Segment``) and a query term (``_Term``)
     corpus.py    a generation's segments read as one corpus (``Corpus``)

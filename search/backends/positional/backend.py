@@ -153,7 +153,9 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         with self._lock:
             self._loaded.clear()
             self._loaded[(link, target)] = corpus
-            self.handover.serving[link] = corpus
+            named = {str(Path(params["PATH"]) / "current") for params in settings.SEARCH_BACKENDS.values()
+                     if "PATH" in params}
+            self.handover.serve(link, corpus, named)
 
     def _documents(self, corpus: Corpus, segments=None, keep=None) -> list[SearchDocument]:
         """The passages readers see (``corpus.live``) in the segments numbered ``segments``

@@ -58,6 +58,16 @@ class Handover:
         the new generation), before it answers."""
         self.enabled, self.warmers = True, tuple(warmers)
 
+    def serve(self, link: str, corpus: Corpus, named: set[str]) -> None:
+        """``corpus`` answers from now on for ``link``; the corpora kept for links not in ``named``
+        (the indexes the settings name now) are let go: each memory-mapped array of a kept
+        corpus is memory the process holds, and kept per link for ever, every index folder a
+        process had searched stayed (a test process: one per test that made an index)."""
+        with self.lock:
+            for other in [other for other in self.serving if other != link and other not in named]:
+                del self.serving[other]
+            self.serving[link] = corpus
+
     def answering(self, link: str, target: str, load: Callable[[str, str], Corpus],
                   install: Callable[[str, str, Corpus], None], warm: Callable[[Corpus], None]) -> Corpus | None:
         """The corpus to answer from while ``link`` points to ``target``, a generation not

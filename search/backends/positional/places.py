@@ -32,6 +32,7 @@ import numpy as np
 
 
 from ..base import HitPassage, IndexUnavailable, passage_shape
+from . import mapped
 
 #: Per-passage fields of a place, in the order ``PlaceTable`` answers them (and
 #: ``SearchDocument`` names them). ``piece_starts`` is the one list.
@@ -107,7 +108,7 @@ class PlaceTable(Sequence):
     class) if the arrays do not fit together."""
 
     def __init__(self, folder: Path, passages: int, error: type[IndexUnavailable] = IndexUnavailable):
-        arrays = {name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray)
+        arrays = {name: mapped.load(folder / f"{name}.npy")
                   for name in PLACE_ARRAYS}
         self.fields, self.strings = arrays["place_fields"], arrays["place_strings"]
         self.string_starts, self.pieces = arrays["place_string_starts"], arrays["place_pieces"]
@@ -126,7 +127,6 @@ class PlaceTable(Sequence):
         #: The strings but doc ids decoded so far (a plain dict, at most ``STRING_CACHE``: work
         #: titles, juan labels, layers … repeat from passage to passage; ``string``).
         self._kept: dict[int, str | None] = {}
-        self._names = _Strings(self)
 
     def __len__(self) -> int:
         return len(self.fields)
@@ -225,8 +225,9 @@ class PlaceTable(Sequence):
     def find(self, value: str) -> int:
         """The number of string ``value`` in the table, -1 if no place holds it (a binary
         search of the sorted strings)."""
-        i = bisect.bisect_left(self._names, value)
-        return i if i < len(self._names) and self._names[i] == value else -1
+        names = _Strings(self)  # made per call: kept on the table, it was a reference cycle (``segment._Lookup``)
+        i = bisect.bisect_left(names, value)
+        return i if i < len(names) and names[i] == value else -1
 
 
 class _Strings(Sequence):

@@ -7,7 +7,9 @@ up are used together on every query, and the term keeps its look-ups per segment
 from __future__ import annotations
 
 import codecs
+import inspect
 import os
+import weakref
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from characters.units import UNITS, units_changes_since
 from search.analysis import analyse
 from search.query_units import unit_codes
 
+from . import mapped
 from .format import (ARRAYS, GAP_BIT, JUANS_FILE, KEY_MODULUS, NEIGHBOUR_ARRAYS, PASSAGES_FILE, SEP,
                      IndexFormatError, JsonPlaces, read_keys, read_table, unit_key)
 from .places import PLACE_ARRAYS, PlaceTable
@@ -53,8 +56,8 @@ class Segment:
                    if older else "; run `python manage.py rebuild_index` to build it again"))
         table = read_table(folder / JUANS_FILE)
         self.identity = None  # set by ``open``
-        for name in ARRAYS:  # plain views: numpy.memmap's indexing is slow
-            setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
+        for name in ARRAYS:  # mapped, no descriptor held (``mapped``); plain arrays: numpy.memmap's indexing is slow
+            setattr(self, name, mapped.load(folder / f"{name}.npy"))
         try:
             self.juans = {int(j): tuple(entry) for j, entry in table["juans"].items()}
             if not isinstance(table["sections"], list) or not isinstance(table["juan_keys"], list):
@@ -80,7 +83,7 @@ class Segment:
         self.next_key = self.prev_key = None
         if self._format >= 10:
             for name in NEIGHBOUR_ARRAYS:
-                setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False).view(np.ndarray))
+                setattr(self, name, mapped.load(folder / f"{name}.npy"))
         #: ``{folded code point: its index in chars}`` (None: not in the segment), and ``{code:
         #: (start, stop)}``, its slice of ``order``: filled as queries look characters up (a binary
         #: search of ``chars``, then a dict), not made for every character at load: 153,000 entries
@@ -91,11 +94,13 @@ class Segment:
             i = int(np.searchsorted(chars, c))
             return i if i < len(chars) and int(chars[i]) == c else None
 
+        char_index = _Lookup(index_of)
+
         def span_of(c: int) -> tuple[int, int] | None:
-            i = self.char_index[c]
+            i = char_index[c]
             return None if i is None else (int(bounds[i]), int(bounds[i + 1]))
 
-        self.char_index, self.char_spans = _Lookup(index_of), _Lookup(span_of)
+        self.char_index, self.char_spans = char_index, _Lookup(span_of)
         #: Per folded character (by its index in ``chars``): its usual exact code and the bounds of
         #: its exceptions in ``exact_exceptions`` (``_exact_tables``), as plain ints.
         self.exact_info = _ExactInfo(self.char_exact, self.exception_starts)
@@ -122,6 +127,9 @@ class Segment:
         segment = cls.__new__(cls)
         segment.__dict__.update(known.__dict__)
         segment.path = folder
+        # its own look-ups by method (``_Lookup`` holds a method weakly), filled with what ``known`` found
+        segment.proofs, segment.exception_forms = (_Lookup(segment._proof, known.proofs),
+                                                   _Lookup(segment._exception_forms, known.exception_forms))
         if segment._format < 9:
             segment._places = None  # format 8: ``JsonPlaces`` reads passages.json by its path, on first use
         return segment
@@ -489,14 +497,20 @@ def loaded_segments() -> int:
 
 class _Lookup(dict):
     """A dict filled on first look-up of each key by ``make(key)`` (None: no such key, kept
-    as such); ``get`` answers None for it, as a plain dict's ``get`` does for a missing key."""
+    as such), starting with the entries of ``known`` if given; ``get`` answers None for it, as a
+    plain dict's ``get`` does for a missing key.
 
-    def __init__(self, make):
-        super().__init__()
-        self.make = make
+    A bound method ``make`` is held weakly: a segment's look-up by its own method held strongly
+    made a reference cycle (segment → look-up → method → segment), and a segment let go (a
+    generation replaced, another index searched) stayed, with its memory-mapped arrays, until
+    the cyclic garbage collector happened to run."""
+
+    def __init__(self, make, known: dict | None = None):
+        super().__init__(known or ())
+        self._make = weakref.WeakMethod(make) if inspect.ismethod(make) else (lambda: make)
 
     def __missing__(self, key):
-        value = self[key] = self.make(key)
+        value = self[key] = self._make()(key)
         return value
 
     def get(self, key, default=None):
