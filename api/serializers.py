@@ -8,7 +8,8 @@ from rest_framework import serializers
 from characters.gaiji import placeholders
 from characters.simplified import TRADITIONAL
 from config.budget import check
-from reader.citation import juan_citation_text, permalink, section_citation, section_heading, section_title, set_matter, set_openings
+from reader.citation import (juan_citation_text, permalink, section_citation, section_heading, section_title, set_matter,
+                             set_openings, set_piece_titles)
 from reader.juan_heads import juan_end, juan_head
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
@@ -349,6 +350,8 @@ def juan_structure(juan, chapters, request) -> dict:
     (``set_openings``), not one a section."""
     set_openings([view.section for cv in chapters for view in cv.sections])
     set_matter(chapters)  # front matter's writer from the pieces read, not a query a section
+    for cv in chapters:
+        set_piece_titles([view.section for view in cv.sections])  # a later section of a piece names it
     return {
         "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),

@@ -25,7 +25,7 @@ from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
 from reader.citation import (citation_text, juan_citation_text, juan_file, naming_texts, opening_heading, opening_words,
-                             permalink, set_matter, set_openings)
+                             permalink, set_matter, set_openings, set_piece_titles)
 from reader.juans import juan_contents, juan_count, printed_entries
 from reader.juan_heads import juan_end, juan_head
 from reader.importers.document import TEXT
@@ -267,6 +267,7 @@ def _reading(request, template, juan, chapters, context, layers=None):
     if signed_in(request):  # the reader's own notes and bookmarks, for them alone (such a page is never kept)
         mark_own(chapters, own_marks(request.user, juan))
     for cv in chapters:
+        set_piece_titles([view.section for view in cv.sections])  # a later section of a piece names it
         for view in cv.sections:
             view.permalink = permalink(request, view.section)
             if view.page > 1:

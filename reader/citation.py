@@ -448,6 +448,8 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     name = section_name(section)
     if byline:
         out.append(byline)
+        if name and name != section.closer and not section.title and (piece := piece_title(section)):
+            out.append(f"〈{piece}〉")  # a later section of a piece: 張平子　薛綜註〈西京賦一首〉「自我髙祖…」
     if name:
         out.append(f"「{name}」")
     where = [edition_name(juan)]
@@ -458,6 +460,36 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     if where:
         out.append("（" + "，".join(where) + "）")
     return "".join(out)
+
+
+def piece_title(section) -> str:
+    """The title of the anthology piece an untitled ``section`` is a later section of: the nearest
+    titled section before it in its chapter whose byline (``Section.bylines``, which the importer
+    gives every section of a piece, ``mandoku.structure.carry_bylines``) is the section's own:
+    六臣註文選 卷第二 section 2, 「自我髙祖之始入也…」, is of 〈西京賦一首〉, 張平子's. "" when the section is
+    titled, has no byline, or no such section is found (one query, none when ``set_piece_titles`` set it)."""
+    if section.title or not section.bylines:
+        return ""
+    if getattr(section, "piece", None) is not None:
+        return section.piece
+    before = (Section.objects.filter(juan_id=section.juan_id, chapter_id=section.chapter_id, position__lt=section.position)
+              .exclude(title="").order_by("-position").values_list("title", "bylines").first())
+    return before[0] if before and before[1] == section.bylines else ""
+
+
+def set_piece_titles(sections) -> None:
+    """Give each section of ``sections`` (``Section`` objects of one chapter or juan, in order) its
+    ``piece`` (``piece_title``) walking them once: the title and byline of the last titled section
+    go on to the untitled sections with that byline; the first untitled one before any titled one
+    asks (one query), so a page of a juan's sections costs one query at most, not one a section."""
+    title, people = None, None
+    for section in sections:
+        if section.title:
+            title, people = section.title, section.bylines
+        elif section.bylines:
+            if title is None or people != section.bylines:
+                title, people = piece_title(section), section.bylines
+            section.piece = title
 
 
 def chapter_mark(title: str, label: str) -> str:

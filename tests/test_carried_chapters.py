@@ -55,3 +55,27 @@ def test_a_juan_opening_in_mid_text_names_its_part_by_its_end_title():
     assert work_part("<pb:KR2a0012_WYG_001-1a>¶\n欽定四庫全書¶\n\u3000魏志卷一¶", "三國志", "") == "魏志"
     assert work_part("<pb:x>¶", "後漢書", "\u3000後漢書卷八十四考證¶") == ""
     assert work_part("<pb:x>¶", "三國志", "") == ""
+
+
+@pytest.mark.django_db
+def test_a_later_section_of_an_anthology_piece_names_the_piece(tmp_path):
+    """六臣註文選 卷第二: 西京賦 is cut into sections; the second, 「自我髙祖之始入也…」, carries 張平子's byline and
+    was cited with no piece title; it names 〈西京賦一首〉 after the byline, the first section its title alone."""
+    (two,) = imported(tmp_path, COMMENTARY / "KR4h0003", "KR4h0003_002.txt")
+    first, second = two.sections.get(position=1), two.sections.get(position=2)
+    assert citation_text(first).split("》")[1] == "卷第二〈京都上〉張平子　薛綜註「西京賦一首」（四部叢刊本，葉 2-1a）"
+    assert citation_text(second).split("》")[1] == (
+        "卷第二〈京都上〉張平子　薛綜註〈西京賦一首〉「自我髙祖之始入也…」（四部叢刊本，葉 2-4b）")
+
+
+@pytest.mark.django_db
+def test_the_reading_page_and_the_api_name_the_piece(tmp_path, client):
+    """The juan's API payload gives section 2 the same citation, the piece named from the sections walked
+    (``set_piece_titles``, not a query a section), and every later section of 西京賦 likewise; the reading
+    page of section 2 shows it."""
+    (two,) = imported(tmp_path, COMMENTARY / "KR4h0003", "KR4h0003_002.txt")
+    data = client.get(f"/api/editions/{two.edition_id}/juans/2/").json()
+    sections = [s for c in data["chapters"] for s in c["sections"]]
+    assert sections[1]["citation"].split("》")[1].startswith("卷第二〈京都上〉張平子　薛綜註〈西京賦一首〉「自我髙祖之始入也…」")
+    assert [sum("〈西京賦一首〉" in s["citation"] for s in sections), len(sections)] == [11, 12]
+    assert "〈西京賦一首〉" in client.get(f"/works/{two.edition.slug}/juan/2/2/").content.decode()
