@@ -16,7 +16,7 @@ from reader.pieces import NOTE_LAYERS
 from .chapter_heads import chapter_printed, piece_edge, printed_around
 from .citation import read_title
 from .display import Display
-from .importers.mandoku.column_order import in_reading_order
+from .importers.mandoku.column_order import closes_note, in_reading_order
 from .models import Chapter, Juan, Piece, Section
 from .paging import PAGE_PIECES, fragment, page_chars, plan, rows_of
 
@@ -34,6 +34,15 @@ class Gloss:
     #: without words of its own then explains those (「承上」); at the head of a section (the
     #: 音義 of a chapter heading) nothing comes before it.
     follows_text: bool = True
+    #: The note's parts after ``note`` (one small-print note stored in parts: a commentator's part, a
+    #: column read in another order than the file's, the rest of a note printed on after a byline's line;
+    #: ``one_printed_note``): one row, as the book prints one note.
+    more: list[Piece] = field(default_factory=list)
+
+    @property
+    def parts(self) -> list[Piece]:
+        """The note's stored parts in reading order: ``note`` then ``more`` ([] for no note)."""
+        return [self.note, *self.more] if self.note is not None else []
 
 
 @dataclass
@@ -74,10 +83,17 @@ class SectionView:
 
     @property
     def gloss_paragraphs(self) -> list[list[Gloss]]:
-        """Per paragraph, each note with its words (see ``glosses``)."""
+        """Per paragraph, each note with its words (see ``glosses``). A paragraph that opens with the
+        rest of the note that ends the paragraph before (one small-print note, ``one_printed_note``: its
+        rest printed flush at the top of the next column, which the line loop keeps in the paragraph of
+        the text under it) adds it to that note's row, as the book prints one note."""
         out, seen = [], self.page > 1
+        by_position = {p.position: p for p in self.pieces()}
         for para in self.paragraphs:
             found = glosses(para, self.layers, seen)
+            if out and found and not found[0].lemma and found[0].note is not None and out[-1][-1].note is not None \
+                    and one_printed_note(out[-1][-1].parts[-1], found[0].note, by_position):
+                out[-1][-1].more.extend(found.pop(0).parts)
             if found:
                 out.append(found)
             seen = seen or any(not p.is_note and not p.is_marker and piece_layer(p) == CLASSIC for p in para)
@@ -100,20 +116,44 @@ def glossed(piece) -> bool:
     return piece.is_note or (piece.kind == TEXT and not piece.is_marker and piece_layer(piece) in NOTE_LAYERS)
 
 
+def one_printed_note(before, piece, by_position: dict) -> bool:
+    """Whether ``piece`` (``reader.models.Piece``) goes on from ``before`` (the piece shown
+    before it) as a part of one small-print note: both notes of one kind, and the parts between
+    them in the file (by position, either way round: a juan that files its columns in reverse
+    shows them reordered, ``column_order.in_reading_order``) all among the pieces shown
+    (``by_position``: ``{position: piece}``) and none closing its note in the source's layout
+    (``column_order.closes_note``: no ``)`` at its end). A piece without layout (not from a
+    mandoku file) never goes on."""
+    if before is None or not (before.is_note and piece.is_note and before.kind == piece.kind) \
+            or before.position is None or piece.position is None:  # (pieces not stored: no place to read)
+        return False
+    low, high = sorted((before.position, piece.position))
+    between = [by_position.get(k) for k in range(low, high)]
+    return all(p is not None and p.is_note and p.kind == piece.kind and getattr(p, "layout", None)
+               and not closes_note(p) for p in between)
+
+
 def glosses(pieces: list[Piece], layers=frozenset(LAYERS), after_text: bool = True) -> list[Gloss]:
     """Each note of ``pieces`` in ``layers`` (``glossed``: small print or full size) with the words it
     explains: the classic since the previous note of those layers (notes of other layers and marker
     words are left out). Main text after the last note is kept only where it holds a highlight.
     ``after_text``: whether main text comes before ``pieces`` (``Gloss.follows_text``)."""
     out, lemma, seen = [], [], after_text
+    by_position = {p.position: p for p in pieces}
+    previous = None  # the note glossed last, with nothing glossed or explained after it
     for p in pieces:
         if glossed(p):
             if piece_layer(p) in layers:
-                out.append(Gloss(lemma, p, seen))
+                if out and not lemma and p.is_note and one_printed_note(previous, p, by_position):
+                    out[-1].more.append(p)
+                else:
+                    out.append(Gloss(lemma, p, seen))
                 lemma = []
+                previous = p
         elif not p.is_marker and piece_layer(p) == CLASSIC:
             lemma.append(p)
             seen = True
+            previous = None
     if lemma and any(getattr(p, "has_mark", False) for p in lemma):
         out.append(Gloss(lemma, None))
     return out

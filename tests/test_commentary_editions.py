@@ -308,7 +308,8 @@ def test_readings_after_a_circle():
     assert pieces[2].layer_basis == LAYOUT and render_piece(pieces[2]) == "〇雒音)¶\n(洛本作洛景京/領反下皆同)"
     zhuangzi = notes(parse("kanripo-commentary/KR5c0138/KR5c0138_002.txt"))
     assert ("陸德明", READINGS, "音義", "○知音智") in zhuangzi
-    assert zhuangzi[0] == ("郭象", COMMENTARY, "注", "夫生以養存則養生者理之極也若乃養過其極以養傷生非養生之主")
+    # (the heading's note with its last character, hung a column deeper on the next line: ``　　　(也/)``)
+    assert zhuangzi[0] == ("郭象", COMMENTARY, "注", "夫生以養存則養生者理之極也若乃養過其極以養傷生非養生之主也")
 
 
 def test_every_circle_of_zhuangzi_zhu_opens_lu_demings_readings():

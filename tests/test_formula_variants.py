@@ -99,9 +99,12 @@ def test_notes_only_boxes_no_name_his_formula_gives(db):
     client = Client()
     page = client.get("/works/KR4a0003/juan/2/2/", {"notes": "only", "layout": "horizontal"}).content.decode()
     rows = re.findall(r'<div class="gloss"><dt class="lemma">(.*?)</dt><dd>(.*?)</dd></div>', page, re.S)
-    assert rows[1] == (
-        '<span class="lemma-none">（承上）</span>',
-        '<span class="note layer-commentary" data-layer="補注" id="s2-p2" role="note"><span class="layer-tag" '
+    # (吉日兮辰良's note is one printed note, 王逸's part and 洪興祖's 補曰: one row, each part boxed; reading.Gloss.more)
+    assert rows[0][1] == (
+        '<span class="note joins-next layer-commentary" data-layer="章句" id="s2-p1" role="note"><span class="layer-tag" '
+        'aria-hidden="true">章句</span><span class="layer-tag commentator" aria-hidden="true">王逸</span>'
+        '<span class="visually-hidden">章句（王逸）：</span>日謂甲乙辰謂寅卯</span>'
+        '<span class="note joins-previous layer-commentary" data-layer="補注" id="s2-p2" role="note"><span class="layer-tag" '
         'aria-hidden="true">補注</span><span class="visually-hidden">補注（洪興祖）：</span>補曰沈括存中云吉日兮辰良葢相錯成文'
         '則語勢矯健如杜子美詩云紅豆啄餘鸚鵡粒碧梧棲老鳯凰枝韓退之云春與猿吟兮秋鶴與飛皆用此體也</span>')
     boxes = ROW_BOXES.findall(page)

@@ -235,7 +235,8 @@ def test_a_heading_note_run_on_to_the_next_line_is_one_note_with_the_heading(emp
                                                                               tmp_path, client):
     """莊子注 卷一 prints ``　　内篇逍遥逰第一(夫小大雖殊…各當其)`` over ``　　　(分逍遥一也豈容/勝負於其間哉)``:
     the run-on line, one step further in, was a paragraph of its own, shown as the first
-    paragraph of the section after an empty one; both halves are the heading's note."""
+    paragraph of the section after an empty one; both halves are the heading's note, one note: its rest
+    hangs a column deeper under the heading (``mandoku.hung_notes``), 各當其分 read across the line."""
     settings.SEARCH_BACKENDS = {"default": {"BACKEND": "search.backends.positional.PositionalIndexBackend",
                                             "PATH": tmp_path / "index"}}
     juan = import_file(ZHUANGZI).juan
@@ -249,7 +250,7 @@ def test_a_heading_note_run_on_to_the_next_line_is_one_note_with_the_heading(emp
     base = f"/api/editions/{juan.edition.pk}/juans/{juan.number}"
     chapter = json.loads(client.get(f"{base}/").content)["chapters"][0]
     assert (chapter["title"], [p["text"] for p in chapter["heading_notes"]]) == (
-        "内篇逍遥逰第一", ["夫小大雖殊而放於自得之場則物任其性事稱其能各當其", "分逍遥一也豈容勝負於其間哉"])
+        "内篇逍遥逰第一", ["夫小大雖殊而放於自得之場則物任其性事稱其能各當其分逍遥一也豈容勝負於其間哉"])
     assert chapter["sections"][0]["pieces"][0]["text"].startswith("北㝠有魚其名為鯤")
 
 

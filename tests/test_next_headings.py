@@ -50,7 +50,8 @@ def test_the_lemmata_book_opens_each_pian_with_its_title():
 
 def test_the_next_pian_of_xunzi_and_zhuangzi():
     """荀子 (四部叢刊) 卷十七 ``君子篇第二十四(…)`` was glued to the last sentence of 性惡篇; 莊子注 (四庫)
-    prints its headings two columns in, ``　　人間世第四(與人羣者…)``, which were section titles."""
+    prints its headings two columns in, ``　　人間世第四(與人羣者…)``, which were section titles; the heading's
+    note goes on a column deeper on the next line (``　　　(隨變所適而/不荷其累也)``): one note (``hung_notes``)."""
     doc = _read(BOOKS / "KR3a0002" / "KR3a0002_017.txt")
     assert [c.title for c in doc.chapters] == ["性惡篇第二十三", "君子篇第二十四"]
     assert doc.chapters[0].sections[-1].paragraphs[-1][-1].text.endswith("視其左右靡而已矣靡而已矣")
@@ -60,8 +61,8 @@ def test_the_next_pian_of_xunzi_and_zhuangzi():
     assert [c.title for c in doc.chapters] == ["養生主第三", "人間世第四", "徳充符第五"]
     chapter = _chapter(doc, "人間世第四")
     assert (chapter.heading, chapter.heading_layout) == ("人間世第四", [(0, "\u3000\u3000")])
-    assert _first(chapter, 1) == [(NOTE, "與人羣者不得離人然人間之變故世世異宜唯無心而不自用者為能",
-                                   [(0, "("), (14, "/"), (28, ")¶\n")])]
+    assert _first(chapter, 1) == [(NOTE, "與人羣者不得離人然人間之變故世世異宜唯無心而不自用者為能隨變所適而不荷其累也",
+                                   [(0, "("), (14, "/"), (28, ")¶\n\u3000\u3000\u3000("), (33, "/"), (38, ")¶\n")])]
     assert [s.title for c in doc.chapters for s in c.sections if "第" in s.title] == []
 
 

@@ -349,11 +349,13 @@ def test_a_contents_juan_is_a_list_of_titles_one_a_line():
 
 def test_a_title_whose_note_runs_on_lower_over_flush_text_opens_its_section():
     """九家集注杜詩 prints a poem's title three columns in, its note running on over two lines
-    four columns in, and the poem flush: the title opens the poem's section."""
+    four columns in, and the poem flush: the title opens the poem's section, its note one note
+    (宋州刺史 read across the line: ``mandoku.hung_notes``)."""
     doc = parse_mandoku(DUSHI, "KR4c0015_001.txt")
     assert [s.title for s in doc.sections] == ["送高三十五書記"]
     assert [(p.kind, p.text[:7]) for p in doc.sections[0].pieces[:5]] == [
-        (LABEL, "送高三十五書記"), (NOTE, "鮑云高書記適也"), (NOTE, "刺史張九臯竒之"), (TEXT, "崆峒小麥熟且"), (NOTE, "一作吾")]
+        (LABEL, "送高三十五書記"), (NOTE, "鮑云高書記適也"), (TEXT, "崆峒小麥熟且"), (NOTE, "一作吾"), (TEXT, "願休王師")]
+    assert doc.sections[0].pieces[1].text.endswith("宋州刺史張九臯竒之舉有道調封丘尉不得志去客河西河西節度使哥舒翰表為左驍衛兵曺參軍掌書記")
 
 
 

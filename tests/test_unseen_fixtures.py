@@ -70,12 +70,13 @@ def test_the_kaozheng_after_the_end_title_is_a_part_of_editors_entries():
 
 def test_the_nine_commentators_of_du_fu_each_open_their_part():
     """九家集注杜詩 prints the old notes with no name first, then each commentator led by his
-    name and 云/曰 (趙云 趙次公), in the heading's note too (望嶽(趙曰…)); 趙 at a line's end
-    and 云 on the next are one formula. Quoted books (孟子曰, 公羊曰) open no part."""
+    name and 云/曰 (趙云 趙次公), in the heading's note too (望嶽(趙曰…), its rest hung a column deeper
+    under the title one note with it: 故曰南岳配朱鳥); 趙 at a line's end and 云 on the next are one
+    formula. Quoted books (孟子曰, 公羊曰) open no part."""
     text, doc = _read("KR4c0015_001.txt")
     notes = [(p.commentator, p.text[:7]) for s in doc.sections for p in s.pieces if p.kind == "note"]
     assert notes == [
-        ("趙次公", "趙曰嶽一作岳甫"), ("趙次公", "南岳配朱鳥其三"),
+        ("趙次公", "趙曰嶽一作岳甫"),
         ("", "書岳宗㤗山為四"), ("趙次公", "趙云言其山之長"),
         ("", "晉孫興公遊天台"), ("趙次公", "趙云曹毗對儒篇"),
         ("", "公羊曰觸石而出"), ("趙次公", "趙云陸機又賦有"),

@@ -115,11 +115,14 @@ def test_an_author_with_his_note_over_a_commentator_with_his_preface():
 
 def test_the_notes_under_a_commentator_and_the_old_commentary():
     # 文選註 卷二 prints 薛綜's notes unsigned and 李善's after 善曰, as 卷三 (東京賦): the unsigned notes
-    # under ``　　　　薛綜注(…`` are his
+    # under ``　　　　薛綜注(…`` are his; the note on 薛綜注 is one with its rest hung a column deeper under it
+    # (並稱臣善以别之: ``mandoku.hung_notes``)
     li = parse("KR4h0002/KR4h0002_002")
     said = [(p.commentator, p.text[:6]) for p in li.all_pieces() if p.kind == NOTE][2:7]
-    assert said == [("李善", "善曰舊注是者"), ("李善", "臣善以别之他"), ("薛綜", "凴依託也虚無"), ("李善", "善曰博物志曰"),
-                    ("薛綜", "奓汰言公子生")]
+    assert said == [("李善", "善曰舊注是者"), ("薛綜", "凴依託也虚無"), ("李善", "善曰博物志曰"), ("薛綜", "奓汰言公子生"),
+                    ("李善", "善曰聲類曰奓")]
+    assert [p.text for p in li.all_pieces() if p.kind == NOTE][2] == (
+        "善曰舊注是者因而留之並於篇首題其姓名其有乖繆臣乃具釋並稱臣善以别之他皆類此")
     # 六臣 卷十五 ``　　　　張平子舊注(…`` under ``　　　思玄賦(…``: the author's name and 舊注 (李善 does not know
     # its maker), no commentator 張平子舊 nor 舊 (舊注 names nobody); 志中 stays the 類 (the piece's byline:
     # test_wenxuan_authors)

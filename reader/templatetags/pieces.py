@@ -14,9 +14,8 @@ from characters.folding import fold
 from config.budget import check
 from reader.display import Display
 from reader.models import Juan, Section
-from reader.importers.mandoku.column_order import closes_note
 from reader.people import byline_pieces, sole_commentator
-from reader.reading import piece_layer
+from reader.reading import one_printed_note, piece_layer
 
 from .reading import annotation, correction_link, marked, marked_with_pages, page_markers, shown, warichu
 
@@ -42,22 +41,6 @@ def _cont(piece) -> str:
     `` continued`` (begun on the previous page), `` continues`` (goes on on the next)."""
     return (" continued" if getattr(piece, "continued", False) else "") + \
         (" continues" if getattr(piece, "continues", False) else "")
-
-
-def one_printed_note(before, piece, by_position: dict) -> bool:
-    """Whether ``piece`` (``reader.models.Piece``) goes on from ``before`` (the piece shown
-    before it) as a part of one small-print note: both notes of one kind, and the parts between
-    them in the file (by position, either way round: a juan that files its columns in reverse
-    shows them reordered, ``column_order.in_reading_order``) all among the pieces shown
-    (``by_position``: ``{position: piece}``) and none closing its note in the source's layout
-    (``column_order.closes_note``: no ``)`` at its end). A piece without layout (not from a
-    mandoku file) never goes on."""
-    if before is None or not (before.is_note and piece.is_note and before.kind == piece.kind):
-        return False
-    low, high = sorted((before.position, piece.position))
-    between = [by_position.get(k) for k in range(low, high)]
-    return all(p is not None and p.is_note and p.kind == piece.kind and getattr(p, "layout", None)
-               and not closes_note(p) for p in between)
 
 
 def _note(piece, section, display: Display, notes: str) -> str:

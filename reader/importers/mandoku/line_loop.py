@@ -27,7 +27,7 @@ from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
     hanging_indent, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE, title_under_head,
 )
-from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, runs_on, scan_line
+from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, hangs_on, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
 from .printed_juans import at_printed_head, inner_heads
 from .flush_heads import flush_chapter, flush_heading, second_half
@@ -676,11 +676,13 @@ class LineLoop:
                 lead = ""
                 body = stripped[len(number_prefix) + len(head):]
                 col0 += len(number_prefix) + len(head)
-            # the rest of a note at the top of the next column (``runs_on``): a paragraph of its own
-            # as the structure steps read it; the ``)`` that ends the line above is its layout, so
-            # the note above does not close there (``column_order.closes_note``)
+            # the rest of a note at the top of the next column (``runs_on``) or hung a column deeper under
+            # the words it is on (``hangs_on``): a paragraph of its own as the structure steps read it (a hung
+            # rest joined to its note once they have: ``hung_notes``); the ``)`` that ends the line above is
+            # its layout, so the note above does not close there (``column_order.closes_note``)
             ran_on = cont[1] if (cont_arg is None and cont and cont[0] == "note" and cont[3] == "main"
-                                 and not head and runs_on(before, line, full_run)) else None
+                                 and not head and (runs_on(before, line, full_run) or hangs_on(before, line, full_run))
+                                 ) else None
             first = len(unit.pieces)
             last, c = self.scan_line(body, tokens_re, lineno, col0, unit.pieces, TEXT, NOTE, lead, term,
                                      cont_arg, last)

@@ -61,6 +61,7 @@ from .collected_sayings import saying_form, sayings_layers, sayings_units
 from .indented import indented_commentary, reference_indent_layers
 from .said_blocks import said_layers, said_marker, said_units
 from .source_tags import split_tags
+from .hung_notes import join_hung_notes
 from .structure import BLOCK_LABEL, category_bylines, group, recurring_labels
 from .block_labels import block_words, join_split_labels, label_blocks, part_glued_labels
 from .juan_titles import front_matter_label
@@ -229,6 +230,7 @@ class _Parser(LineLoop):
             # notes on this 表) is a juan without text, imported; a header and nothing else is no juan
             line = head_end + 1 if head_end < len(lines) else max(len(lines), 1)
             raise NoTextError(self.path, line, 1, "no text: the file has a header but no main text")
+        join_hung_notes(doc)  # 班孟堅(…顯宗時) over 　　　　(除蘭臺…): one note, read once the structure is
         split_tags(doc, self.path)
         title_rest = (found["title"]["rest"] or "") if found.get("title") else ""
         if said:  # the commentator's blocks, each opening with his role and 曰: no 注疏 markers to read

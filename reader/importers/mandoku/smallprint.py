@@ -127,6 +127,26 @@ def runs_on(before: str, line: str, full: int) -> bool:
     return "/" not in above[len(words):] or print_width(before) >= full
 
 
+#: The least indentation of a heading's or a byline's line (``piece_heads.line_with_notes``): a note hangs
+#: under such words; under a line of text one column in (春秋 collections' ``　附錄左傳(…)``, 詩 books'
+#: ``　多可以告於神明矣(…)`` over ``　　(事文王…)``) the deeper notes are the books' own blocks.
+HEAD_INDENT = 2
+
+
+def hangs_on(before: str, line: str, full: int) -> bool:
+    """Whether the content line ``line`` goes on with the note that ends the printed line
+    ``before`` though it is indented deeper than ``before`` (both the file's lines, indentation
+    included; ``full`` as for ``runs_on``). A book hangs the rest of the note on an author's or a
+    title's line (indented by ``HEAD_INDENT`` or more) under it, a column deeper than those words
+    (文選 李善註 卷一 ``　　　班孟堅(范曄後漢書曰…載籍顯宗時)¶`` over ``　　　　(除蘭臺令史…)¶``: 顯宗時除蘭臺
+    one note); the line is then what ``runs_on`` reads at the top of the column: one note alone
+    under words of an indented line whose note fills it (``print_width`` of at least ``full``)."""
+    above = _MARKS.sub("", before)
+    below = _MARKS.sub("", line)
+    deep, deeper = len(above) - len(above.lstrip("\u3000 ")), len(below) - len(below.lstrip("\u3000 "))
+    return HEAD_INDENT <= deep < deeper and runs_on(before, below[deeper:], full)
+
+
 def full_line(lines: list[str], start: int, end: int) -> int:
     """The width of a full printed line of ``lines[start:end]`` for ``runs_on``, in full-size
     characters: the smaller of ``full_width`` over every content line and over the lines
