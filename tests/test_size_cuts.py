@@ -69,7 +69,7 @@ def test_chuci_sections_open_with_a_line_of_verse():
 
 
 @pytest.mark.parametrize("rel,phrase,number,line,sections", [
-    (HANSHU, "夫人天下貴人也", 1, 13, 19),   # cut 天|下 at line 83/84
+    (HANSHU, "夫人天下貴人也", 2, 83, 19),   # cut 天|下 at line 83/84; §2 opens with it (after 餔之 and its notes)
     (WENXUAN, "克己復禮以奉", 10, 487, 17),  # cut 己|復 at line 487/488
 ])
 def test_a_phrase_cut_at_a_line_end_is_one_run_again(rel, phrase, number, line, sections):
@@ -157,8 +157,8 @@ def test_phrases_across_the_old_cuts_are_found(three_juans, client):
         for query in (q, q[1:]):
             api = client.get("/api/search/", {"q": query, "edition": juan.edition.slug}).json()
             counts[query] = (api["count"], [h["section"]["position"] for h in api["results"]])
-    assert counts == {"夫惟㨗徑以窘步": (1, [5]), "惟㨗徑以窘步": (1, [5]), "夫人天下貴人也": (1, [1]),
-                      "人天下貴人也": (1, [1]), "克己復禮以奉": (1, [10]), "己復禮以奉": (1, [10])}
+    assert counts == {"夫惟㨗徑以窘步": (1, [5]), "惟㨗徑以窘步": (1, [5]), "夫人天下貴人也": (1, [2]),
+                      "人天下貴人也": (1, [2]), "克己復禮以奉": (1, [10]), "己復禮以奉": (1, [10])}
 
 
 #: Phrases of the shared corpus that a cut for size parted inside a long run of unpunctuated text
@@ -200,3 +200,35 @@ def test_phrases_once_cut_inside_text_are_found_on_every_engine(engine, lost_jua
             result = backend.search(SearchQuery(q, exact=True, edition_ids=(juan.edition_id,)))
             found[q] = (result.count, plain.count(q), len({h.section_position for h in result.hits}))
     assert found == {q: (1, 1, 1) for _, phrase in LOST for q in (phrase, phrase[1:])}
+
+
+@pytest.fixture
+def run_juans(seed_juan, search_backend):
+    """前漢書 卷三十一 and 六臣註文選 卷二, imported from the shared corpus."""
+    return [import_file(COMMENTARY / rel).juan for rel in ("KR2a0007/KR2a0007_031.txt", "KR4h0003/KR4h0003_002.txt")]
+
+
+def test_no_cut_inside_a_run_at_a_full_line_or_after_a_one_character_note(run_juans, client):
+    """A new user found 前漢書 卷三十一 §6 ending 「此項」 and §7 opening 「王也羽廼曰…」: the line
+    ``(元凱…/劉攽…)指王翳曰(如淳曰指/示王翳)此項¶`` measured 20.5 wide where the line is 21 (its
+    notes counted half their characters, not their longer column), so it was taken for a
+    paragraph's last line; a line with small print is now never taken for one. And 六臣註文選 卷二
+    §2 ended 「以煇」 before the homophone (輝), §3 opening 「煌正殿路寢…」: a note of one character
+    ends no entry. Both cuts now fall where an entry ends, the phrase whole in one section."""
+    hanshu, wenxuan = run_juans
+    cited = [client.get(f"/api/works/{slug}/juans/{juan}/sections/{n}/", follow=True).json()["citation"]
+             for slug, juan, n in (("KR2a0007", 31, 7), ("KR4h0003", 2, 3))]
+    assert cited == [
+        "〔漢〕班固\u3000〔唐〕顏師古注《前漢書》卷三十一〈陳勝項籍列傳第一〉「此項王也羽廼曰吾…」（四庫全書・文淵閣本，葉 31-31b） "
+        "http://testserver/works/KR2a0007/juan/31/7/",
+        "〔梁〕蕭統編\u3000〔唐〕李善註\u3000〔唐〕呂延濟註\u3000〔唐〕劉良註\u3000〔唐〕張銑註\u3000〔唐〕呂向註\u3000〔唐〕李周翰註"
+        "《六臣註文選》卷第二〈京都上〉張平子\u3000薛綜註「譬衆星之環北極叛…」（四部叢刊本，葉 2-7b） "
+        "http://testserver/works/KR4h0003/juan/2/3/",
+    ]
+    texts = {s.position: "".join(p.text for p in s.pieces.order_by("position") if p.kind == TEXT)
+             for s in hanshu.sections.all()}
+    assert texts[6].endswith("面之指王翳曰") and texts[7].startswith("此項王也羽廼曰吾聞漢購我頭千金邑萬戸")
+    wx = {s.position: "".join(p.text for p in s.pieces.order_by("position") if p.kind == TEXT)
+          for s in wenxuan.sections.all()}
+    assert wx[2].endswith("麒麟朱鳥龍興舎章") and wx[3].startswith("譬衆星之環北極叛赫戲以煇煌正殿路寢用朝羣辟")
+    assert [len(hanshu.sections.all()), len(wenxuan.sections.all())] == [9, 12]

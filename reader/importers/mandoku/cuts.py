@@ -39,23 +39,41 @@ _ENDS_AT_MARK = re.compile(rf"[{SENTENCE_MARKS}][」』〉》）\]]*$")
 #: ``…書人亦与盟會同　注无駭至八年　正義曰…``): a cut may fall after it, before the next lemma.
 _SPACED = re.compile("\u3000+")
 #: A note that glosses one word inside a phrase: a variant reading (``一作邪``, ``一本…``,
-#: ``一云…``, ``疏一作逐``) or a sound (``音覓``, ``匹詣切``), short. A cut after it would still
-#: part the words around it.
-_WORD_NOTE = re.compile(r"^(?:.{0,2}一[作本云無有]|音|.{0,10}[切反]$|.{0,6}音.$)")
+#: ``一云…``, ``疏一作逐``; 六臣註文選's ``有盛字五臣本``, ``作叶字五臣本``, ``字音歇五臣本作``) or a sound (``音覓``,
+#: ``匹詣切``), short. A cut after it would still part the words around it.
+_WORD_NOTE = re.compile(r"^(?:.{0,2}一[作本云無有]|[有無作].{1,3}字|.{0,6}(?:五臣|善)本?作|音|.{0,10}[切反]$|.{0,6}音.$)")
 _WORD_NOTE_MAX = 12
+#: A note of one character glosses the word before it, whatever it says: a homophone (六臣註文選
+#: 卷二 ``以煇(輝)煌``, ``叛(判)赫``, ``兼贏(盈)``); so do notes of one character each standing
+#: together, a 反切 whose columns the file reads as notes of their own (``耽耽(藍/都)``). A note
+#: of two characters may close a phrase (儀禮 鄭注 ``賔縮執俎以降(燔炙)``).
+_GLOSS_MAX = 1
 
 
-def _ends_phrase(note: PieceDoc) -> bool:
-    """Whether a note closes the phrase before it (see ``_WORD_NOTE``)."""
-    return not (len(note.text) <= _WORD_NOTE_MAX and _WORD_NOTE.match(note.text))
+def _ends_phrase(note: PieceDoc | list[str]) -> bool:
+    """Whether a note (or the texts of the notes that stand together after a word,
+    ``_notes_before``) closes the phrase before it (see ``_WORD_NOTE``, ``_GLOSS_MAX``)."""
+    texts = [note.text] if isinstance(note, PieceDoc) else note
+    text = "".join(texts)
+    return not (all(len(t) <= _GLOSS_MAX for t in texts) or len(text) <= _WORD_NOTE_MAX and _WORD_NOTE.match(text))
+
+
+def _notes_before(pieces: list[PieceDoc], k: int) -> list[str]:
+    """The texts of the notes that stand together just before ``pieces[k]``, read as one note: a
+    file may write a note's columns as notes of their own (六臣註文選 ``直墆(結)(徒)霓``, a 反切 of
+    two, ``赫(有盛字)(五臣本)戲``)."""
+    j = k
+    while j > 0 and pieces[j - 1].kind in NOTE_KINDS:
+        j -= 1
+    return [p.text for p in pieces[j:k]]
 
 
 def _opens_entry(pieces: list[PieceDoc], k: int) -> bool:
-    """Whether ``pieces[k]`` opens an entry: text or a label after a note that closes a phrase."""
+    """Whether ``pieces[k]`` opens an entry: text or a label after notes that close a phrase."""
     if not 0 < k < len(pieces):
         return False
     before, p = pieces[k - 1], pieces[k]
-    return p.kind in (TEXT, LABEL) and before.kind in NOTE_KINDS and _ends_phrase(before)
+    return p.kind in (TEXT, LABEL) and before.kind in NOTE_KINDS and _ends_phrase(_notes_before(pieces, k))
 
 
 def _after_mark(piece: PieceDoc) -> bool:
@@ -82,7 +100,8 @@ def _clean_cut(pa: list[PieceDoc], pb: list[PieceDoc], width: int) -> bool:
     """Whether a section may end with the paragraph ``pa`` and the next open with ``pb``, which
     goes on from it: ``clean_seam``, or the line before the cut ends a printed paragraph
     (``_paragraph_ends``; ``width`` the file's full line)."""
-    return clean_seam(pa[-1], pb[0]) or (len(pa), 0) in _paragraph_ends(pa + pb[:1], width)
+    return _opens_entry(pa + pb[:1], len(pa)) or clean_seam(pa[-1], pb[0]) and pa[-1].kind == TEXT \
+        or (len(pa), 0) in _paragraph_ends(pa + pb[:1], width)
 
 
 def split_piece(piece: PieceDoc, k: int) -> tuple[PieceDoc, PieceDoc]:
@@ -223,41 +242,66 @@ def _paragraph_ends(pieces: list[PieceDoc], width: int) -> list[tuple[int, int]]
     line, ``parser.full_width``) after a full one. The book starts the next unit on a new line
     (尚書正義 SBCK ``…豈容輕¶`` ``重頓至是乎¶`` then the lemma ``傳二水至耕作¶`` and ``正義曰…``);
     a short line after a short one (the lemma itself, a heading) ends none. Widths count text and
-    indentation one each, small print half (as ``parser.print_width``)."""
+    indentation one each, and each note's part on a line as its longest column, at least half its
+    characters rounded up (``_note_width``). A line that holds small print is never short: how
+    close an edition sets it is its own (``lines.full_width``), so such a line measured short may
+    be full (前漢書 卷三十一 ``(元凱…/劉攽…)指王翳曰(如淳曰指/示王翳)此項¶`` goes on in ``王也羽廼曰…``,
+    六臣註文選 卷二 ``(尉/輔都)瓌貨方至鳥集鱗萃鬻(肓)者兼贏(盈)求¶`` in ``者不匱…``). Nor is a line
+    followed by a note: the note is on the line's last word."""
     out = []
-    before, line, held = 0.0, 0.0, False  # widths of the line before and of this line; whether it holds text
-    for k, p in enumerate(pieces):
-        weight = 0.5 if p.kind in NOTE_KINDS else 1
-        pos = 0
+    before, line, held, noted = 0, 0, False, False  # widths of the line before and of this line; whether it
+    for k, p in enumerate(pieces):                  # holds text, and small print
+        small = p.kind in NOTE_KINDS
+        pos, columns = 0, [0]  # a note's columns on this line, in characters
         for off, raw in p.layout:
-            line += (off - pos) * weight
+            columns[-1] += off - pos
             held = held or off > pos
+            noted = noted or small and off > pos
             pos = off
             *ends, tail = raw.split("\n")
+            if small and "/" in (ends[0] if ends else raw):
+                columns.append(0)
             if ends:
-                line += ends[0].count("\u3000")
+                line += ends[0].count("\u3000") + _note_width(columns, small)
+                columns = [0]
                 if held:  # a line of layout alone (a page break) is no printed line
-                    if before >= width > line + 0.5 and p.kind == TEXT and not p.source_tag:
-                        out.append((k, off) if off < len(p.text) else (k + 1, 0))
+                    at = (k, off) if off < len(p.text) else (k + 1, 0)
+                    if before >= width > line and not noted and p.kind == TEXT and not p.source_tag \
+                            and (at[0] == len(pieces) or pieces[at[0]].kind not in NOTE_KINDS):
+                        out.append(at)
                     before = line
-                line, held = 0, False
+                line, held, noted = 0, False, False
             line += tail.count("\u3000")  # the next line's indentation
-        line += (len(p.text) - pos) * weight
+        columns[-1] += len(p.text) - pos
+        line += _note_width(columns, small)
         held = held or len(p.text) > pos
+        noted = noted or small and len(p.text) > pos
     return out
+
+
+def _note_width(columns: list[int], small: bool) -> int:
+    """The width on a printed line of a piece's characters there, ``columns`` (characters per
+    column as the file parts them with ``/``): a run of text its characters, a note its longest
+    column, at least half its characters rounded up (two columns, however the file parts them)."""
+    if not small:
+        return sum(columns)
+    return max(max(columns), (sum(columns) + 1) // 2)
 
 
 #: What ``seam_kind`` calls the place of a cut for size.
 CLEAN, IN_TEXT, NOTE_APART = "clean", "text", "note"
 
 
-def seam_kind(before: PieceDoc, after: PieceDoc) -> str:
+def seam_kind(before: PieceDoc, after: PieceDoc, notes: list[str] | None = None) -> str:
     """``CLEAN`` (``clean_seam``, or classic words after their 注疏 entry), ``IN_TEXT`` (a run of
-    text parted at a line end) or ``NOTE_APART`` (the next section opens with a note, apart from
-    the words it explains); for ``scripts/check_corpus.py --cuts``."""
+    text parted at a line end, or after a note on one word, ``_ends_phrase``: ``notes`` the texts
+    of the notes standing together there, ``_notes_before``, by default ``before``'s) or
+    ``NOTE_APART`` (the next section opens with a note, apart from the words it explains); for
+    ``scripts/check_corpus.py --cuts``."""
     if after.kind in NOTE_KINDS:
         return NOTE_APART
-    if before.kind == TEXT and after.kind == TEXT and not clean_seam(before, after):
+    if after.kind == TEXT and (before.kind == TEXT and not clean_seam(before, after) or before.kind in NOTE_KINDS
+                               and not _ends_phrase(before if notes is None else notes)):
         return IN_TEXT
     return CLEAN
 
@@ -268,5 +312,5 @@ def size_cuts(doc: JuanDocument, width: int = 10 ** 6) -> list[tuple[int, str]]:
     line before the cut ends a printed paragraph: ``_paragraph_ends``, ``width`` the file's full
     line, ``parser.full_width``)."""
     return [(b.line, CLEAN if _clean_cut(a.paragraphs[-1], b.paragraphs[0], width)
-             else seam_kind(a.paragraphs[-1][-1], b.paragraphs[0][0]))
+             else seam_kind(a.paragraphs[-1][-1], b.paragraphs[0][0], _notes_before(a.paragraphs[-1], len(a.paragraphs[-1]))))
             for chapter in doc.chapters for a, b in zip(chapter.sections, chapter.sections[1:]) if _cut_for_size(a, b)]
