@@ -222,7 +222,7 @@ def test_no_cut_inside_a_run_at_a_full_line_or_after_a_one_character_note(run_ju
         "〔漢〕班固\u3000〔唐〕顏師古注《前漢書》卷三十一〈陳勝項籍列傳第一〉「此項王也羽廼曰吾…」（四庫全書・文淵閣本，葉 31-31b） "
         "http://testserver/works/KR2a0007/juan/31/7/",
         "〔梁〕蕭統編\u3000〔唐〕李善註\u3000〔唐〕呂延濟註\u3000〔唐〕劉良註\u3000〔唐〕張銑註\u3000〔唐〕呂向註\u3000〔唐〕李周翰註"
-        "《六臣註文選》卷第二〈京都上〉張平子\u3000薛綜註「譬衆星之環北極叛…」（四部叢刊本，葉 2-7b） "
+        "《六臣註文選》卷第二〈京都上〉張平子\u3000薛綜註〈西京賦一首〉「譬衆星之環北極叛…」（四部叢刊本，葉 2-7b） "
         "http://testserver/works/KR4h0003/juan/2/3/",
     ]
     texts = {s.position: "".join(p.text for p in s.pieces.order_by("position") if p.kind == TEXT)
