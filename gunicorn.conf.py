@@ -103,7 +103,7 @@ def post_worker_init(worker):
         from reader.printed_people import library_dynasties
         from search.startup import start_sync
         from search.backends import SearchQuery, get_search_backend
-        from search.facets import facet_table
+        from search.facets import facet_table, held_writers
         from search.service import edition_places, printed_places
 
         # Imports every urls and views module and builds what reverse() reads, which the first
@@ -131,10 +131,11 @@ def post_worker_init(worker):
         # A generation swapped in later (an import here, pull_index) is warmed the same way in a
         # thread of its own, the one loaded before answering meanwhile (docs/production.md).
         backend.follow_in_background(warm_searches)
-        # The people the bylines print (which an author or commentator filter reads a typed name
-        # among), and the sections long enough to be paged (a scan of every piece's length:
+        # The people the bylines print and the writers the pieces name (which an author or
+        # commentator filter reads a typed name among), and the sections long enough to be paged (a scan of every piece's length:
         # 0.4 s on the 30 M library).
         library_dynasties()
+        held_writers()
         long_sections()
         connection.close()  # each request opens its own
     except Exception as exc:  # noqa: BLE001

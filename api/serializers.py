@@ -8,8 +8,9 @@ from rest_framework import serializers
 from characters.gaiji import placeholders
 from characters.simplified import TRADITIONAL
 from config.budget import check
-from reader.citation import (juan_citation_text, permalink, section_citation, section_heading, section_title, set_matter,
-                             set_openings, set_piece_titles)
+from reader.citation import (juan_citation_text, permalink, section_citation, section_heading, section_title, set_openings,
+                             set_piece_titles)
+from reader.matter import set_matter
 from reader.juan_heads import juan_end, juan_head
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people

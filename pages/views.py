@@ -25,7 +25,8 @@ from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
 from config.ratelimit import search_wait
 from reader.citation import (citation_text, juan_citation_text, juan_file, naming_texts, opening_heading, opening_words,
-                             permalink, set_matter, set_openings, set_piece_titles)
+                             permalink, set_openings, set_piece_titles)
+from reader.matter import set_matter
 from reader.juans import juan_contents, juan_count, printed_entries
 from reader.juan_heads import juan_end, juan_head
 from reader.importers.document import TEXT
@@ -258,7 +259,7 @@ def _reading(request, template, juan, chapters, context, layers=None):
     present, notes = layers if layers is not None else layers_of(juan)
     display = fit_to_layers(display, explicit, present)
     show_layers(chapters, display)
-    set_matter(chapters)  # front matter is cited under its own writer (reader.citation.matter_writer)
+    set_matter(chapters)  # front matter is cited under its own writer (reader.matter.matter_writer)
     # the work's juans, in one query: its editions (the work's link, and the crumbs and citations name
     # the edition of a work of several) and whether another edition holds this juan (校勘 is offered)
     editions, others = editions_and_other_juans(juan)

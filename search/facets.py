@@ -270,6 +270,13 @@ def _read_writers() -> frozenset[str]:
 _writers = KeptPerStamp(_read_writers)
 
 
+def held_writers() -> frozenset[str]:
+    """Everyone a stored piece names as its writer (``_read_writers``), kept per corpus stamp:
+    what ``gunicorn.conf.post_worker_init`` warms, so that a worker's first search with a person
+    filter asks the pieces nothing."""
+    return _writers.get()
+
+
 def _held_names() -> set[str]:
     """The names a person filter's value must read as one of to name somebody the library holds
     (``unknown_people``, ``people_holding``): everyone a held
@@ -278,7 +285,7 @@ def _held_names() -> set[str]:
     (``reader.printed_people.library_dynasties``) and every writer a stored piece names
     (``_read_writers``)."""
     table = facet_table()
-    return set().union(*(f.named(table) for f in PERSON_FILTERS.values()), byline_people(), _writers.get())
+    return set().union(*(f.named(table) for f in PERSON_FILTERS.values()), byline_people(), held_writers())
 
 
 def unknown_people(param: str, typed) -> list[str]:
@@ -287,7 +294,10 @@ def unknown_people(param: str, typed) -> list[str]:
     (``PersonFilter.read``: ``typed_commentators``, ``typed_writers``) is among the names it may
     name (``_held_names``). Such a value is a 400 naming it, alone or among several, as a work or
     juan that names nothing is (``search.forms``): alone it answered a 200 with nothing found, and
-    among several the union dropped it silently (``author=江永&author=nobody``)."""
+    among several the union dropped it silently (``author=江永&author=nobody``). ``[]`` with
+    nothing read when ``typed`` is empty (a search with no person filter asks no query)."""
+    if not typed:
+        return []
     named = _held_names()
     read = PERSON_FILTERS[param].read
     return [value for value in typed if not named.intersection(read(value))]

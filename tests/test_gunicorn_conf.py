@@ -110,6 +110,7 @@ def test_a_warmed_worker_answers_its_first_search_without_the_database(client, s
         service._printed.clear()
         paging._long.clear()
         facets._tables.clear()
+        facets._writers.clear()
         printed_people._printed.clear()
 
     forget()

@@ -1,5 +1,5 @@
 """Front and back matter is cited under its own writer, never the book's commentators: a 序跋 or
-a 提要 (``reader.citation.matter_writer``) names who signs it where the import knows him, as a
+a 提要 (``reader.matter.matter_writer``) names who signs it where the import knows him, as a
 search hit does, else no one. On real files of ``../shared/corpus``."""
 import shutil
 

@@ -285,10 +285,10 @@ def test_citation_without_chapter_title_or_closer():
     from reader.citation import citation_text
 
     work = NS(author="張爾岐", dynasty="", kanripo_id="", title="儀禮鄭註句讀")
-    juan = NS(label="", number=3, work=work, header="", edition=NS(cited_name="", kanripo_id="", byline=[]))
+    juan = NS(label="", number=3, work=work, header="", trailer="", edition=NS(cited_name="", kanripo_id="", byline=[]))
     # an untitled section is cited by its opening words, never by a number the book lacks (第7節)
     section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title=""), opening="士冠禮筮于廟門…",
-                 matter=None)  # not front matter (reader.citation.matter_writer), known: no query
+                 matter=None)  # not front matter (reader.matter.matter_writer), known: no query
     assert citation_text(section) == "張爾岐《儀禮鄭註句讀》卷三「士冠禮筮于廟門…」"
     # without main text, the chapter alone (here: the juan)
     section = NS(juan=juan, closer=None, title="", position=7, chapter=NS(title="士冠禮"), opening="", matter=None)
