@@ -68,8 +68,8 @@ class ClassList(generics.ListAPIView):
 class ClassWorks(generics.ListAPIView):
     """The works held in a class (a 類; for a 部, in every 類 of it), paginated, as `/api/works/`
     gives them, those shelved under one 屬 with `?shu=周禮之屬` (the 屬 given, else the one the title
-    names: `reader.shelving`, as `/classes/<code>/` groups them), those with none with `?shu=未分屬`;
-    404 for a code that is not a class of the catalogue."""
+    names, as `/classes/<code>/` groups them), those with none with `?shu=未分屬`; 404 for a code
+    that is not a class of the catalogue. The 屬 a title names: `reader.shelving`."""
 
     serializer_class = WorkSerializer
 

@@ -74,8 +74,9 @@ SEARCH_PARAMETERS = [
         "simplified forms (大射仪 → 大射儀).")),
     OpenApiParameter("work", str, description=(
         "work id or slug (see /api/works/), one or more, repeated or comma-separated (any of them): all its editions; an id or slug that is now an edition's (of a work "
-        "that has several) is taken as that edition's. One that names nothing is a 400. Example: `1` or "
-        "`禮書綱目`.")),
+        "that has several) is taken as that edition's; else a work's whole title, as written or in its simplified "
+        "or variant spelling (`前漢書`, `礼书纲目`: every work so titled; never a part of a title). One that names "
+        "nothing is a 400. Example: `1`, `KR2a0007` or `前漢書`.")),
     OpenApiParameter("edition", str, description=(
         "edition id or slug (see `editions` in /api/works/), one or more, repeated or comma-separated: those editions only (each narrowing its own work where `work` is given). One that names nothing is a 400. "
         "Example: `KR1d0086-WYG`.")),
@@ -467,7 +468,7 @@ class SearchDistributionView(APIView):
 
 
 class SearchExport(APIView):
-    """Every hit of a query as a spreadsheet file (`api.hitlists`): CSV or TSV."""
+    """Every hit of a query as a spreadsheet file: CSV or TSV (the rows: `api.hitlists`)."""
 
     throttle_classes = [ApiSearchThrottle]  # the API's budgets and the search budget
 
@@ -560,7 +561,7 @@ assert {t.split(";")[0] for t, _ in exports.EXPORT_KINDS.values()} == {m for _, 
 
 
 class JuanExport(APIView):
-    """A juan as a file (see `EXPORT_DOC`). Made once however many ask for it at once: the
+    """A juan as a file: `source`, `maintext`, `json` or `tei`. Made once however many ask for it at once: the
     requests asking meanwhile share it (past the time budget, a 503 with `Retry-After` while it is made)."""
 
     @extend_schema(description="A juan as a file. " + EXPORT_DOC, parameters=[WORK_ID, JUAN_N, KIND],
@@ -576,7 +577,7 @@ class JuanExport(APIView):
 
 
 class WorkExport(APIView):
-    """A whole edition (every juan, in order) as one file (see `EXPORT_DOC`): at
+    """A whole edition (every juan, in order) as one file (`source`, `maintext`, `json` or `tei`): at
     `/api/editions/<id>/export/<kind>/`, or the default edition of a work at
     `/api/works/<id>/export/<kind>/`."""
 

@@ -8,6 +8,7 @@ from config.converters import whole_number
 from config.paging import PAGING, one_value_errors as paging_errors  # noqa: F401 (PAGING re-exported)
 from reader.juans import malformed_numeral, matching_juans
 from reader.models import Chapter, Edition, Juan, Work
+from reader.places import by_title
 
 from .backends import SearchError, SearchQuery
 from .backends.base import DEFAULT_CONTEXT, MAX_CONTEXT, MAX_QUERY_LENGTH, SORTS
@@ -143,13 +144,20 @@ class ClassField(ValuesField):
 
 def resolve_work(value: str) -> tuple[int, ...] | None:
     """The edition ids a ``work`` filter names (all the work's editions), or None when it
-    names nothing. ``value`` is a work id, a work's slug, or (as links made before editions
-    existed do, issue 14) an id or slug that is now an edition's: that edition."""
+    names nothing. ``value`` is a work id, a work's slug, (as links made before editions
+    existed do, issue 14) an id or slug that is now an edition's: that edition; else a work's
+    title as the reading pages read one (``reader.places.by_title``: 前漢書, or 礼书纲目 for
+    禮書綱目; every work so titled), never a part of a title (周禮 would name 周禮注疏 and 周禮訂義)."""
     number = whole_number(value)
     work = Work.objects.filter(pk=number).first() if number is not None else Work.objects.filter(slug=value).first()
     if work is not None:
         return tuple(Edition.objects.filter(work=work).order_by("id").values_list("pk", flat=True))
-    return resolve_edition(value)
+    if (edition := resolve_edition(value)) is not None or number is not None:
+        return edition
+    titled = by_title(value)
+    if titled.works and not titled.part:
+        return tuple(Edition.objects.filter(work__in=titled.works).order_by("id").values_list("pk", flat=True))
+    return None
 
 
 def resolve_edition(value: str) -> tuple[int, ...] | None:

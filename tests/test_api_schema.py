@@ -288,7 +288,9 @@ def test_swagger_fills_in_no_optional_parameter_and_the_text_tells_no_history(sc
     assert search["commentator"]["description"].endswith("Example: `李善`.")
     assert search["work"]["description"] == (
         "work id or slug (see /api/works/), one or more, repeated or comma-separated (any of them): all its "
-        "editions; an id or slug that is now an edition's (of a work that has several) is taken as that edition's. One that names nothing is a 400. Example: `1` or `禮書綱目`.")
+        "editions; an id or slug that is now an edition's (of a work that has several) is taken as that edition's; else "
+        "a work's whole title, as written or in its simplified or variant spelling (`前漢書`, `礼书纲目`: every work so "
+        "titled; never a part of a title). One that names nothing is a 400. Example: `1`, `KR2a0007` or `前漢書`.")
     assert "issue" not in json.dumps(schema, ensure_ascii=False).lower()
 
 

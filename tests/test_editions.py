@@ -310,6 +310,9 @@ class TestOnTheThreeEditions:
         assert count(edition=wyg.pk, juan="卷十") == count(edition="KR1d0086-WYG", juan="卷十")
         assert count(work=wyg.work_id)[1] == sum(count(edition=e.pk)[1] for e in wyg.work.editions.all())
         assert count(work="禮書綱目") == count(work=wyg.work_id)
+        # a work's title as the reading pages read one (its simplified spelling too), never a part of it
+        assert wyg.work.slug != "礼书纲目" and count(work="礼书纲目") == count(work=wyg.work_id)
+        assert count(work="禮書") == (400, {"work": ["沒有「禮書」這部書 (no work '禮書': see /api/works/)"]})
         missing = Work.objects.order_by("-pk").values_list("pk", flat=True)[0] + 1000  # ids keep growing on PostgreSQL
         status, body = count(work=missing)
         assert (status, body) == (400, {"work": [f"沒有「{missing}」這部書 (no work '{missing}': see /api/works/)"]})
