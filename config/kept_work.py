@@ -20,8 +20,9 @@ such work was thrown away, so asking again started it afresh and was cut again. 
 * **timed**: given a ``size`` for each computation (the characters it reads) and a
   ``seconds_per_unit``, it tells how long a computation asked for is expected to take still
   (``expected_wait``, ``crowded_wait``): its size at the rate of the last one it made (before
-  one, ``seconds_per_unit``), less the time it has run, plus, while it waits for a thread, what
-  is left of those running; the ``Retry-After`` of a 503 that says it is being made.
+  one, ``seconds_per_unit``), less the time it has run (one past that: as long again as it has
+  run), plus, while it waits for a thread, what is left of those running; the ``Retry-After`` of a
+  503 that says it is being made.
   ``request_wait`` gives how long a request waits for one.
 
 A computation that raises is not kept: the requests waiting for it get the exception and
@@ -58,6 +59,9 @@ logger = logging.getLogger(__name__)
 PENDING = object()
 #: Computations that may wait for a thread, per thread, before ``answer`` refuses more.
 PENDING_PER_THREAD = 4
+#: How much longer a computation that has run past its expected time is expected to run, as a share
+#: of the time it has run (``KeptWork.expected_wait``): as long again.
+OVERDUE_AGAIN = 1.0
 _all: list["KeptWork"] = []
 
 
@@ -182,12 +186,15 @@ class KeptWork:
         ``Retry-After`` of a 503 while it is made: ``seconds`` where the caller knows how long it
         takes (the last time the same work was made), else its size at ``rate`` (or
         ``seconds_per_unit()``), less the time it has run, plus, while it waits for a thread, what
-        is left of those running (1 s at least)."""
+        is left of those running (1 s at least). One that has run past that is expected to run as
+        long again as it has (``OVERDUE_AGAIN``): the estimate was short, and a wait of 1 s after each
+        503 asked again and again while 楚詞補注's layer check took about 5 s."""
         rate, now = self.rate or self.seconds_per_unit(), self.clock()
         takes = size * rate if seconds is None else seconds
         running = dict(self.begun)
         if key in running:
-            left = takes - (now - running[key][0])
+            ran = now - running[key][0]
+            left = takes - ran if takes > ran else ran * OVERDUE_AGAIN
         else:
             left = takes + sum(max(0.0, n * rate - (now - begun)) for begun, n in running.values())
         return max(1, math.ceil(left))

@@ -241,6 +241,7 @@ def committed_pair(transactional_db, search_backend, settings, monkeypatch):
     monkeypatch.setattr(juanlayers.CHECKS, "clock", lambda: 1000.0)
     monkeypatch.setattr(juanlayers.CHECKS, "rate", None)
     monkeypatch.setattr(juanlayers, "MEASURED", {})
+    monkeypatch.setattr(juanlayers, "RATES", {})
     release, calls, real = threading.Event(), [], juanlayers._aligned
 
     def held(edition, reference):
@@ -326,6 +327,38 @@ def test_the_first_request_starts_the_check_and_is_told_when_to_come_back(commit
     release.set()
     juanlayers.CHECKS.settle()
     assert client.get("/works/KR1h0007/juan/4/layers/").status_code == 200 and len(calls) == 2
+
+
+def test_a_pair_never_aligned_is_reckoned_by_its_size_at_the_slowest_rate_measured(committed_pair, client,
+                                                                                    monkeypatch):
+    """楚詞補注's first check (KR4a0003) said 「請 1 秒後再試」 and took about 5 s: a pair never aligned in the
+    process was reckoned at the last pair's rate, and once past that, 1 s after each 503. Now a pair never
+    aligned is its editions' characters at the slowest rate a pair was aligned at here
+    (``juanlayers.expected_seconds``, ``RATES``): 論語注疏 卷四 with 論語 卷二, 7,266 characters, after pairs
+    aligned at 80 µs and 150 µs a character: 1.09 s, 2 s; the pair's own last time once it has one
+    (``MEASURED``); and a check running past its estimate is expected to run as long again as it has
+    (``config.kept_work.OVERDUE_AGAIN``), not 1 s."""
+    juan, release, calls = committed_pair
+    assert juanlayers.expected_seconds((1, 2), 367_581) is None  # none aligned yet: SECONDS_PER_CHAR
+    monkeypatch.setattr(juanlayers, "RATES", {(91, 92): 0.000080, (93, 94): 0.000150})
+    assert juanlayers.expected_seconds((1, 2), 367_581) == pytest.approx(55.13715)
+    monkeypatch.setattr(juanlayers, "MEASURED", {(1, 2): 5.0})
+    assert juanlayers.expected_seconds((1, 2), 367_581) == 5.0
+    now = [1000.0]
+    monkeypatch.setattr(juanlayers.CHECKS, "clock", lambda: now[0])
+    first = client.get(f"/api/editions/{juan.edition_id}/juans/4/layer-check/")
+    assert first.status_code == 503 and first["Retry-After"] == "2"  # 7,266 × 150 µs = 1.09 s
+    while not juanlayers.CHECKS.begun:  # the check's thread has taken it (calls it before it waits for release)
+        release.wait(0.01)
+    (key,) = juanlayers.CHECKS.begun
+    now[0] += 1.0  # run 1 s of an expected 1.09 s: 0.09 s left, 1 s at least
+    assert juanlayers.CHECKS.expected_wait(key, 7266, juanlayers.expected_seconds((0,), 7266)) == 1
+    now[0] += 3.0  # run 4 s of it: as long again
+    again = client.get(f"/api/editions/{juan.edition_id}/juans/4/layer-check/")
+    assert again.status_code == 503 and again["Retry-After"] == "4" and calls == ["KR1h0007"]
+    release.set()
+    juanlayers.CHECKS.settle()
+    assert client.get(f"/api/editions/{juan.edition_id}/juans/4/layer-check/").status_code == 200
 
 
 def test_a_check_made_within_the_wait_is_answered_at_once_and_a_crowded_one_says_when(committed_pair, client,
