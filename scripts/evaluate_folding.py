@@ -22,7 +22,10 @@ reading counts (``build_reading_context.HELD_OUT``), converted to simplified cha
 OpenCC and labelled by their own characters (``script_search_eval.score_held_out``); and, as first
 measured, against OpenCC's dictionary. Every text is read in the passages the index reads
 (``characters.passages.join_runs``: the classic one passage across its notes, each note one), so a
-reading is decided from the neighbours the index gives it.
+reading is decided from the neighbours the index gives it. Precision is printed as the target counts
+it (a find is right where the traditional edition prints the character searched for, and a find of
+於 at 于 or of 于 at 於, which the simplification makes one character, where the place writes the same
+word: ``word_at_place.merged_by_simplification``, docs/decisions/0082) and by the graph alone.
 ``--draft`` counts characters in ``../shared/corpus`` and reads the variant tables in
 ``../shared/data`` (see ``characters/scripts/build_fold_table.py``), and prints a new draft of the file
 to standard output: the 300 most frequent classes, a class being a head character (an MOE
@@ -128,6 +131,19 @@ def draft(corpus: Path, data: Path, size: int) -> str:
             (one if same else other).append(f)
         lines.append(f"{head}\t{''.join(one)}\t{''.join(other)}\t{total}")
     return "\n".join(lines) + "\n"
+
+
+def _figures(d: script_search_eval.Direction, merged: set[frozenset]) -> str:
+    """One set's figures, one line: recall; precision as the target counts it (the graph a
+    traditional edition prints, a pair the simplification merges, ``merged``: 於/于, read by the
+    word at the place; docs/decisions/0082); by the graph alone; and with every find the variant
+    tables call one character counted right."""
+    return (f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
+            f"{d.target_right(merged)}/{d.matches} ({100 * d.target_precision(merged):.2f}%; "
+            f"{', '.join('/'.join(sorted(pair, reverse=True)) for pair in sorted(merged, key=sorted))} by the word at the place, "
+            f"decision 0082); by the graph alone {d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); "
+            f"counting the finds the variant tables call one character as right: "
+            f"{d.matches - d.wrong + d.same_word}/{d.matches} ({100 * d.word_precision:.2f}%)")
 
 
 def _wrong_by(d: script_search_eval.Direction, top: int = 8) -> str:
@@ -275,11 +291,9 @@ def main(argv=None) -> int:
     print(f"script-aware search, labelled by the books: the simplified {SIMPLIFIED_EDITION} aligned with "
           f"Kanripo KR1d0047 ({script_labels.TRADITIONAL_COPY.relative_to(ROOT)}): {len(pairs)} places")
     same_word = word_at_place.variant_table_pairs(args.data)
+    merged = word_at_place.merged_by_simplification(args.data, ROOT / "characters" / "data" / "fold_exceptions.tsv")
     for d in script_search_eval.score_labelled(s_text, t_text, pairs, same_word):
-        print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
-              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
-              f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
-              f"({100 * d.word_precision:.2f}%)"
+        print(_figures(d, merged)
               + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
               + (f"\n    false {' '.join(d.false[:10])}" if d.false else "")
               + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
@@ -291,10 +305,7 @@ def main(argv=None) -> int:
         print(f"script-aware search, held out: {work} ({held.places} characters, {held.unlabelled} of them a 俗字 of "
               f"several characters, unlabelled; left out of the reading counts), "
               f"converted to simplified with OpenCC t2s, labelled by its own characters")
-        print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
-              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
-              f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
-              f"({100 * d.word_precision:.2f}%)"
+        print(_figures(d, merged)
               + (f"\n    missed {' '.join(d.missed[:10])}" if d.missed else "")
               + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
         for (form, book), (right, other, undecided) in sorted(held.decided.items(), key=lambda kv: (-kv[1][1] - kv[1][2], kv[0]))[:4]:
@@ -315,10 +326,7 @@ def main(argv=None) -> int:
         print(f"script-aware search, tuning set: {work} ({held.places} characters, {held.unlabelled} unlabelled; "
               f"its own counts taken out of "
               f"the reading table, {left} rows with them), converted to simplified with OpenCC t2s")
-        print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.2f}%), precision "
-              f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.2f}%); counting the finds the variant "
-              f"tables call one character as right: {d.matches - d.wrong + d.same_word}/{d.matches} "
-              f"({100 * d.word_precision:.2f}%)" + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
+        print(_figures(d, merged) + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
         for pair in args.own_habit:
             print(_own_habit(work, held, sorted((args.corpus / work).glob("*.txt")), pair))
     print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "

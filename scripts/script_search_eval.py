@@ -83,6 +83,17 @@ class Direction:
         0037: measured beside the target, which counts graphs)."""
         return 1 - (self.wrong - self.one_word) / self.matches if self.matches else 1.0
 
+    def target_right(self, merged: set[frozenset]) -> int:
+        """The finds the target counts right (docs/decisions/0082): those the graph a traditional
+        edition prints makes right, and a find of one graph of a pair the simplification merges
+        (``merged``: ``word_at_place.merged_by_simplification``, 於/于) at the other where the place
+        writes the same word (``one_word_by``: 於 at a 于 that writes the preposition)."""
+        return self.matches - self.wrong + sum(self.one_word_by[pair] for pair in merged)
+
+    def target_precision(self, merged: set[frozenset]) -> float:
+        """``target_right`` over every find: the precision of the 99 % target (docs/decisions/0082)."""
+        return self.target_right(merged) / self.matches if self.matches else 1.0
+
     @property
     def recall(self) -> float:
         return self.found / self.pairs if self.pairs else 1.0

@@ -1,6 +1,8 @@
 """Whether a find of script-aware search is right: by the graph a traditional edition prints
-there (``found_as_printed``, the target's measure), and, beside it, by the word the place writes
-(``one_word_at``: 於 at a 于 that writes the preposition; docs/decisions/0036 and 0037), with the
+there (``found_as_printed``), by the word the place writes (``one_word_at``: 於 at a 于 that writes
+the preposition; docs/decisions/0036 and 0037), the target reading the pairs the simplification
+merges (``merged_by_simplification``: 於/于) by the word and every other pair by the graph
+(docs/decisions/0082), with the
 places where a text names a character rather than uses it (``names_a_character``: 古文幹為肝) and
 the pairs the variant tables call one character (``variant_table_pairs``). Used by
 ``script_search_eval`` to sort and count the wrong finds. Pure Python, no Django.
@@ -21,16 +23,40 @@ def variant_table_pairs(data: Path) -> set[frozenset]:
     """Pairs of characters the Taiwan MOE table, 漢語大字典 or the 1955 異體字整理表 (CJKVI's
     ``twedu``, ``hydzd``, ``dypytz`` files under ``data/variants``) give as one character
     written two ways (``A,…/variant…,B`` lines); empty when the files are missing."""
+    return set().union(*(_variant_pairs(data / "variants" / name) for name in VARIANT_SOURCES))
+
+
+def _variant_pairs(path: Path) -> set[frozenset]:
+    """The ``A,…/variant…,B`` pairs of one CJKVI variant table; empty when the file is missing."""
     out: set[frozenset] = set()
-    for name in VARIANT_SOURCES:
-        path = data / "variants" / name
-        if not path.exists():
-            continue
+    if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             p = line.split(",")
             if len(p) >= 3 and "/variant" in p[1] and len(p[0]) == 1 and len(p[2]) == 1 and p[0] != p[2]:
                 out.add(frozenset((p[0], p[2])))
     return out
+
+
+#: The simplification's table of variant forms (CJKVI's ``dypytz``: the 1955 第一批異體字整理表 as the
+#: 1988 revision gives it), whose pairs a simplified edition prints as one character.
+SIMPLIFICATION_VARIANTS = "dypytz-variants.txt"
+
+
+def merged_by_simplification(data: Path, exceptions: Path) -> set[frozenset]:
+    """The pairs of standard characters that a traditional edition keeps apart (``apart`` in
+    ``exceptions``, ``characters/data/fold_exceptions.tsv``) and that a simplified edition prints as
+    one character because the simplification's variant table makes one a variant of the other
+    (``SIMPLIFICATION_VARIANTS`` under ``data/variants``: ``于,dypytz/variant/1988,於``): on the shared
+    data, 於/于 alone (后/後 is two characters the simplification writes with one form, not a variant
+    pair). In such an edition the graph a traditional edition chose is not in the text; the target
+    reads a find of one graph at the other by the word at the place (``one_word_at``; docs/decisions/0082).
+    Empty when the table is missing."""
+    apart = set()
+    for line in exceptions.read_text(encoding="utf-8").splitlines():
+        p = line.split("\t")
+        if not line.startswith("#") and len(p) >= 2 and p[1] == "apart" and len(p[0]) == 2:
+            apart.add(frozenset(p[0]))
+    return _variant_pairs(data / "variants" / SIMPLIFICATION_VARIANTS) & apart
 
 
 def found_as_printed(query: str, printed: str) -> bool:

@@ -190,6 +190,12 @@ def test_the_script_evaluation_figures():
     assert (a.one_word, +a.named) == (42, Counter({("於", "于"): 1}))
     assert a.matches - a.wrong + a.one_word == 2931
     assert +a.one_word_by == Counter({frozenset("於于"): 42})
+    # the target (docs/decisions/0082): 於/于, which the simplification's variant table makes one character
+    # and a traditional edition keeps apart, is read by the word at the place; every other pair by the graph
+    merged = word_at_place.merged_by_simplification(SHARED / "data", simplified.SIMPLIFIED_PATH.parent / "fold_exceptions.tsv")
+    assert merged == {frozenset("於于")} and all(pair in word_at_place.ONE_WORD_APART for pair in merged)
+    assert (a.target_right(merged), a.matches) == (2931, 2942) and a.target_precision(merged) > 0.99
+    assert b.target_right(merged) == b.matches - b.wrong
     # 衅 folds with 釁 (fold_exceptions.tsv), and 个 is no simplified-only form (traditional_variants.tsv)
     assert (b.found, b.pairs, b.matches - b.wrong, b.matches) == (2775, 2775, 2927, 2927)
     assert b.recall == 1.0 and b.precision == 1.0 and b.missed == []
@@ -260,6 +266,29 @@ def test_a_place_that_names_a_character_and_one_word_written_two_ways():
     assert not word_at_place.one_word_at("髮", "發", "縵縵其", "若機括")
 
 
+def test_the_pairs_the_target_reads_by_the_word_are_those_the_simplification_makes_one_character(tmp_path):
+    import script_search_eval
+    import word_at_place
+
+    # a pair the folding keeps apart and the simplification's variant table (1955, as revised in 1988)
+    # makes one character: 於 under 于. 后/後 is kept apart too, but the table does not list 後 as a
+    # variant of 后 (the simplified 后 stands for two characters); 并/併 is in the table and folded
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "dypytz-variants.txt").write_text(
+        "于,dypytz/variant/1988,於\n并,dypytz/variant/1955,併\n后,dypytz/simplified,後\n", encoding="utf-8")
+    exceptions = tmp_path / "fold_exceptions.tsv"
+    exceptions.write_text("# PAIR\tDECISION\tREASON\n于於\tapart\tx\n后後\tapart\ty\n鑑鑒\tfold\tz\n", encoding="utf-8")
+    assert word_at_place.merged_by_simplification(tmp_path, exceptions) == {frozenset("於于")}
+    assert word_at_place.merged_by_simplification(tmp_path / "none", exceptions) == set()
+    # a find of 於 at a 于 the traditional edition prints counts right for the target where it writes the
+    # preposition (one_word_by), a find of 脩 at 修 does not (not merged)
+    d = script_search_eval.Direction("traditional queries, simplified text", missed=[], false=[])
+    d.matches, d.wrong = 10, 4
+    d.one_word_by.update({frozenset("於于"): 3, frozenset("脩修"): 1})
+    assert d.target_right({frozenset("於于")}) == 9 and d.target_precision({frozenset("於于")}) == 0.9
+    assert d.target_right(set()) == 6 and d.precision == 0.6
+
+
 def test_the_held_out_evaluation_on_a_sample():
     import build_reading_context
     import script_search_eval
@@ -285,6 +314,10 @@ def test_the_held_out_evaluation_on_a_sample():
     # same word too (0037); two wrong finds are at a place that names a character rather than uses it
     assert d.one_word == 63
     assert +d.one_word_by == Counter({frozenset("於于"): 60, frozenset("脩修"): 3})
+    # the target counts the 60 right and the 3 脩 at 修 wrong (only 於/于 is merged by the simplification's
+    # variant table: docs/decisions/0082)
+    merged = word_at_place.merged_by_simplification(SHARED / "data", simplified.SIMPLIFIED_PATH.parent / "fold_exceptions.tsv")
+    assert (d.target_right(merged), d.matches) == (5659, 5685)
     assert +d.named == Counter({("並", "併"): 1, ("禦", "御"): 1})
     # 于 printed for 于 and for 於: (read as it, read as another, undecided)
     assert (held.decided[("于", "于")], held.decided[("于", "於")]) == ((45, 7, 53), (173, 2, 53))
