@@ -50,17 +50,15 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count
 from typing import NamedTuple
-from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.encoding import escape_uri_path
 
 from reader.citation import titled_by_closer
-from reader.models import Piece
+from reader.models import LAYER_CHOICES, Piece
 
 from .anchors import Anchor, locate
 from .links import href, label
-from .models import ACCEPTED, ANNOTATION, BYLINE, HEADING, LAYER, MAIN_TEXT, SECTION_START, STRUCTURE, TAGS, TEXT, Proposal
+from .models import ACCEPTED, ANNOTATION, BYLINE, HEADING, LAYER, MAIN_TEXT, SECTION_START, STRUCTURE, TEXT, Proposal
 from .pieces import candidates, juan_pieces
 
 #: The kinds that change the reading (annotations are shown beside it).
@@ -69,49 +67,6 @@ CORRECTING = (TEXT, LAYER, STRUCTURE)
 PLACED = (TEXT, LAYER, STRUCTURE, ANNOTATION)
 #: The kinds that change a whole piece (one of each kind per piece).
 WHOLE_PIECE = (LAYER, STRUCTURE)
-#: A reading page's ``?text=`` asking for the text as imported, no correction applied (``reading_overlay``).
-AS_IMPORTED = "imported"
-#: A reading page's ``?annotations=`` hiding the readers' annotations (``reading_overlay``).
-ANNOTATIONS_HIDDEN = "hidden"
-#: The values ``reading_overlay`` reads of a reading page's parameters: any other is read as none.
-OVERLAY_VALUES = {"text": (AS_IMPORTED,), "annotations": (ANNOTATIONS_HIDDEN, *TAGS)}
-
-
-def text_controls(request, explicit: dict, page: int = 1) -> dict:
-    """The reading page's 文本 group, worded as the other display controls are
-    (``reader.display.LABELS``): the text as corrected (校正本) or as imported (原文, ``?text=``
-    ``AS_IMPORTED``), the readers' annotations hidden or shown again (隱藏注記 / 顯示注記,
-    ``?annotations=`` ``ANNOTATIONS_HIDDEN``), and all of them again after one tag was chosen
-    (全部注記). Returns ``{"key", "label", "options": [{"label", "description", "url", "current"}]}``;
-    each link is to the same page, keeping the highlight query, the settings given in the URL
-    (``explicit``) and the group's other choice; the annotations' links keep the page of a long
-    juan or section (``page``, past 1), while 校正本 / 原文 lead to the first page, for a
-    correction changes the text the pages are cut on (``reader.reading.chapter_views``)."""
-    path = escape_uri_path(request.path)
-    text = request.GET.get("text") if request.GET.get("text") in OVERLAY_VALUES["text"] else None
-    annotations = request.GET.get("annotations") if request.GET.get("annotations") in OVERLAY_VALUES["annotations"] else None
-    keep = {**{k: v for k, v in request.GET.items() if k in ("hl", "exact")}, **explicit}
-
-    def url(same_page: bool, **change) -> str:
-        params = {k: v for k, v in {**keep, "text": text, "annotations": annotations, **change,
-                                    "page": page if same_page and page > 1 else None}.items() if v}
-        return path + ("?" + urlencode(params) if params else "")
-
-    hidden = annotations == ANNOTATIONS_HIDDEN
-    options = [
-        {"label": "校正本", "description": "採納的校正已改入（每處有「校」號）", "url": url(False, text=None),
-         "current": text is None},
-        {"label": "原文", "description": "匯入之原文，不含任何校正", "url": url(False, text=AS_IMPORTED),
-         "current": text is not None},
-        {"label": "顯示注記" if hidden else "隱藏注記", "description": "讀者的注記，在欄外",
-         "url": url(True, annotations=None if hidden else ANNOTATIONS_HIDDEN), "current": False},
-    ]
-    if annotations and not hidden:
-        options.append({"label": "全部注記", "description": "只顯示一類注記，點此顯示全部",
-                        "url": url(True, annotations=None), "current": False})
-    return {"key": "text", "label": "文本", "options": options}
-
-
 def anchor_of(p: Proposal) -> Anchor:
     """The ``Anchor`` a proposal was made at."""
     return Anchor(p.section_position, p.piece_position, p.start, p.end, p.original, p.before, p.after,
@@ -157,6 +112,8 @@ class Placed:
     #: Whether it was found elsewhere or with another context than its anchor's (``Located.moved``):
     #: ``recheck.recheck`` then rewrites the anchor.
     moved: bool = False
+    #: The layer of the piece it was found in, as imported ("" when not known).
+    layer: str = ""
 
 
 class CorrectionView(NamedTuple):
@@ -222,6 +179,9 @@ class JuanOverlay:
     tag: str | None = None
     unplaced: list[tuple[Proposal, str]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
+    #: The accepted layer corrections that change nothing (``changes_nothing``), with the reason: neither
+    #: placed nor applied, so that they stand in no correction's way (``recheck.recheck`` sets them aside).
+    idle: list[tuple[Proposal, str]] = field(default_factory=list)
     #: ``{layer: (layer_name, commentator)}``: what the juan's pieces of each layer a layer
     #: correction gives are named and by whom (``juan_voices``); read by ``voice``.
     voices: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -526,15 +486,47 @@ def place(proposals: list[Proposal], juan) -> JuanOverlay:
         if found.place is None:
             overlay.unplaced.append((p, found.reason))
             continue
-        length = len((some if found.place in some else whole)[found.place][0])
+        text, (layer, _who) = (some if found.place in some else whole)[found.place]
         placed = Placed(p, found.place[0], found.place[1], found.start, found.end,
-                        whole=found.start == 0 and found.end == length, moved=found.moved)
+                        whole=found.start == 0 and found.end == len(text), moved=found.moved, layer=layer)
         overlay.placed.append(placed)
         overlay.by_piece.setdefault(found.place, []).append(placed)
+    for c in [c for c in overlay.placed if c.proposal.status == ACCEPTED]:
+        why = changes_nothing(c, overlay.placed)
+        if why is not None:
+            overlay.placed.remove(c)
+            overlay.by_piece[(c.section, c.piece)].remove(c)
+            overlay.by_piece = {key: found for key, found in overlay.by_piece.items() if found}
+            overlay.idle.append((c.proposal, why))
     layers = {c.proposal.new_layer for c in overlay.placed if c.proposal.kind == LAYER}
     if layers:
         overlay.voices = juan_voices(juan, layers)
     return overlay
+
+
+def changes_nothing(c: Placed, others: list[Placed]) -> str | None:
+    """Why the layer correction ``c`` changes nothing, or None (it does; any other kind): its new layer is
+    the one its span has without it, the layer of its piece as imported (``Placed.layer``) or the one a
+    此行是正文 correction among ``others`` gave the piece (another layer correction never meets its span:
+    ``overlapping``). ``workflow.propose`` and ``accept`` refuse such a correction; one accepted before
+    they did, or one a re-import made idle (the import now reads the span as the correction did), is
+    neither applied nor in a real correction's way (``place``), and is set aside at the juan's next
+    import with this reason (``recheck.recheck``)."""
+    if c.proposal.kind != LAYER:
+        return None
+    layer = next((o.proposal.new_layer for o in others if (o.section, o.piece) == (c.section, c.piece)
+                  and o.proposal.kind == STRUCTURE and o.proposal.structure == MAIN_TEXT), c.layer)
+    if not layer or c.proposal.new_layer != layer:
+        return None
+    return same_layer_note(layer)
+
+
+def same_layer_note(layer: str) -> str:
+    """What a layer correction that changes nothing (``changes_nothing``) says once set aside, Chinese
+    then English."""
+    name = dict(LAYER_CHOICES).get(layer, layer)
+    return (f"此處本屬{name}，此校正無所更改，已擱置，不擋同處之校正 (the span is of the layer {layer} already: the "
+            f"correction changes nothing, and is set aside so that it stands in no other correction's way)")
 
 
 def juan_voices(juan, layers) -> dict[str, tuple[str, str]]:
@@ -574,17 +566,3 @@ def overlapping(candidate: Placed, others: list[Placed]) -> Placed | None:
         if (o.start < candidate.end and candidate.start < o.end) or o.start == candidate.start:
             return o
     return None
-
-
-def reading_overlay(request, juan) -> JuanOverlay | None:
-    """The overlay a reading page applies: the corrected reading with the public annotations
-    beside it (not with ``?annotations=hidden``; only those tagged ``person`` with
-    ``?annotations=person``, and so for each of ``models.TAGS``), or None when the reader asked for the text as
-    imported (``?text=imported``) or the juan has neither."""
-    if request is not None and request.GET.get("text") == AS_IMPORTED:
-        return None
-    overlay = juan_overlay(juan)
-    shown = request.GET.get("annotations") if request is not None else None
-    overlay.show_notes = shown != ANNOTATIONS_HIDDEN
-    overlay.tag = shown if shown in TAGS else None
-    return overlay or None

@@ -12,7 +12,7 @@ from reader.models import Juan
 
 from .anchors import context_of
 from .models import ACCEPTED, CONTEXT, PENDING, PRIVATE, SET_ASIDE, TEXT, Proposal
-from .overlay import PLACED, Placed, accepted, juan_overlay, overlapping, place
+from .overlay import PLACED, Placed, accepted, changes_nothing, juan_overlay, overlapping, place
 from .pieces import juan_texts
 from .readback import misread
 from .workflow import ReviewError, _audit, _check_user_text, _reviewable, _tell
@@ -25,12 +25,14 @@ def recheck(juan: Juan) -> list[Proposal]:
     stays pending with the reason in its ``status_reason`` (shown in the review queue and its
     history, audited ``unanchored``), cleared once a later import holds its text again. A correction
     an earlier import set aside whose text this one holds again is accepted again
-    (``_restore_set_aside``, decision 0070). Returns the proposals set aside."""
+    (``_restore_set_aside``, decision 0070). An accepted layer correction that changes nothing
+    (``overlay.changes_nothing``: its span is of its new layer without it) is set aside with the reason, so
+    that it stands in no real correction's way. Returns the proposals set aside."""
     overlay = juan_overlay(juan)
     set_aside = []
     with transaction.atomic():
         _recheck_pending(juan)
-        for proposal, why in overlay.unplaced:
+        for proposal, why in overlay.unplaced + overlay.idle:  # gone, or a layer correction that changes nothing
             Proposal.objects.filter(pk=proposal.pk).update(status=SET_ASIDE, status_reason=why)
             _audit(proposal, "set aside", None, why)
             set_aside.append(proposal)
@@ -93,9 +95,13 @@ def _restore_set_aside(juan: Juan, standing: list[Placed], exclude=frozenset(), 
 
 
 def _blocked(juan: Juan, placed: Placed, others: list[Placed]) -> str | None:
-    """Why the set-aside correction ``placed``, found in the text again, cannot be accepted again: it meets
-    an accepted correction of the same place (``overlay.overlapping``), or a text correction's new text no
-    longer reads back in the source file (``readback.misread``); None when it can."""
+    """Why the set-aside correction ``placed``, found in the text again, cannot be accepted again: a layer
+    correction changes nothing there (``overlay.changes_nothing``), it meets an accepted correction of the
+    same place (``overlay.overlapping``), or a text correction's new text no longer reads back in the source
+    file (``readback.misread``); None when it can."""
+    idle = changes_nothing(placed, others)
+    if idle is not None:
+        return idle
     clash = overlapping(placed, others)
     if clash is not None:
         return (f"原文已復見，但與已採納的提議 #{clash.proposal.pk} 同處 (the text is there again, but it meets the accepted "

@@ -33,7 +33,7 @@ from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
 from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.places import edition_by_slug, edition_of_work, juan_by_slug
-from corrections.overlay import OVERLAY_VALUES, reading_overlay, text_controls
+from corrections.reading import OVERLAY_VALUES, reading_overlay, text_controls
 from corrections.own import mark_own, own_marks
 from reader.display import (CHOICES, carry_query, display_controls, display_from_request, fit_to_layers,
                             juan_layers_and_notes,
@@ -55,7 +55,7 @@ MAX_LOOKUP = 40
 #: the highlight (``hl``, ``exact``: ``_highlighted``), the page of a long juan or section
 #: (``page_number``), the display settings carried in the URL (``reader.reading.CHOICES``:
 #: notes, layers, layout, script, size) and the corrected reading's (``text``, ``annotations``:
-#: ``corrections.overlay.reading_overlay``). The catalogue, class and work pages read none.
+#: ``corrections.reading.reading_overlay``). The catalogue, class and work pages read none.
 READING_PARAMETERS = frozenset({"hl", "exact", "page", *OVERLAY_VALUES, *CHOICES})
 #: The values a reading page knows of those parameters that have a fixed set (``cached_page(values=…)``):
 #: any other is read as none (``?annotations=x1``, ``?text=x2``, ``?size=x3`` … each had the page built

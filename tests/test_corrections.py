@@ -1353,7 +1353,7 @@ def test_an_accept_while_its_juan_is_imported_again_waits_for_the_import_and_is_
 def test_the_text_group_is_worded_and_linked_as_the_other_display_controls(client, seed_juan):
     """The 文本 group (校正本 / 原文, 隱藏注記) was written into the template with its parameters'
     English values compared there, and its links dropped the highlight and the other settings:
-    it is built beside the other groups (``corrections.overlay.text_controls``), each link
+    it is built beside the other groups (``corrections.reading.text_controls``), each link
     keeping the highlight, the settings given in the URL and the group's other choice."""
     body = client.get(URL, {"hl": "射", "notes": "hidden", "text": "imported", "annotations": "person"}).content.decode()
     group = body.split('aria-labelledby="ctl-text">')[1].split("</div>")[0]

@@ -1,12 +1,16 @@
 """Corrections on 論語注疏 (KR1h0007) 卷四 as a breaker made them: each reading of a corrected place agrees
 with the correction, and a correction that would change nothing is refused when proposed."""
 import html
+import importlib
 import re
 
 import pytest
+from django.apps import apps as django_apps
+from django.core.management import call_command
 from django.test import Client
 
 from corrections.models import Proposal
+from corrections.recheck import restore
 from corrections.workflow import ReviewError, accept, propose
 from reader.models import Juan
 
@@ -124,3 +128,72 @@ def test_a_heading_made_text_names_its_section_by_its_opening_words_whatever_its
     assert "《論語注疏》卷〇「御製讀論語」（四庫全書・文淵閣本，葉 0-1a）" in api["citation"]
     page = html.unescape(Client().get(f"/works/{SLUG}/juan/0/1/").content.decode())
     assert "<title>御製讀論語 · 論語注疏（四庫全書・文淵閣本）卷〇 · 經注閱讀</title>" in page
+
+
+def _stale(contributor, editor, juan, position, start, end):
+    """An accepted layer correction of §3's note at ``start``–``end`` to the commentary, the layer it has, as
+    one accepted before the refusal was stored (``propose`` and ``accept`` now refuse it: it is proposed and
+    accepted to the classic, then its row made what such a one's is)."""
+    made = propose(contributor, juan, kind="layer", section=3, piece=position, start=start, end=end,
+                   new_layer="classic", reason="經文")
+    accept(made, editor)
+    Proposal.objects.filter(pk=made.pk).update(new_layer="commentary")
+    made.refresh_from_db()
+    assert (made.status, made.layer, made.new_layer) == ("accepted", "commentary", "commentary")
+    return made
+
+
+#: What a layer correction that changes nothing says once set aside (``overlay.same_layer_note``).
+IDLE = ("此處本屬注，此校正無所更改，已擱置，不擋同處之校正 (the span is of the layer commentary already: the correction "
+        "changes nothing, and is set aside so that it stands in no other correction's way)")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_layer_correction_accepted_to_the_layer_the_text_had_stands_in_no_ones_way(juan4, people, search_backend):
+    """Accepted before the refusal, §3's 方猶 (注) to the commentary blocked the real one (方猶 → 經:
+    「與已採納的提議 #14 同處，請先撤回該提議」) until an editor reverted it, and split the note in the reading
+    with a 「校」 that changed nothing. It is neither applied nor in the way; the migration and the next import
+    set it aside with the reason, its history kept; 重新查找 leaves it set aside."""
+    _import(juan4)
+    contributor, editor = people
+    juan = Juan.objects.get(edition__slug=SLUG, number=4)
+    section, position, text = _piece(NOTE)
+    stale = [_stale(contributor, editor, juan, position, 2, 4), _stale(contributor, editor, juan, position, 4, 6)]
+    api = f"/api/works/{juan.edition.work_id}/juans/4/sections/3/"
+    voice = {"position": position, "paragraph": 0, "kind": "note", "layer": "commentary", "layer_name": "何注",
+             "commentator": "鄭玄", "layer_basis": "marked", "source_tag": "", "source": "", "pages": []}
+    # no part, no 「校」: the note reads as imported
+    assert [p for p in Client().get(api).json()["pieces"] if p["position"] == position] == [{**voice, "text": NOTE}]
+    real = propose(contributor, juan, kind="layer", section=3, piece=position, start=2, end=4, new_layer="classic",
+                   reason="經文")
+    accept(real, editor)
+    assert [p for p in Client().get(api).json()["pieces"] if p["position"] == position] == [
+        {**voice, "text": "鄭曰", "piece_offset": 0},
+        {**voice, "layer": "classic", "layer_name": "", "commentator": "", "text": "方猶", "piece_offset": 2,
+         "corrections": [{"id": real.pk, "kind": "layer", "start": 0, "end": 2, "imported": "commentary",
+                          "corrected": "classic", "url": f"http://testserver/corrections/{real.pk}/"}]},
+        {**voice, "text": "常也", "piece_offset": 4}]
+    # the migration sets the stored ones aside, with the reason and an entry of the system in their log
+    migration = importlib.import_module("corrections.migrations.0010_set_aside_layer_corrections_that_change_nothing")
+    migration.set_aside(django_apps, None)
+    for made in stale:
+        made.refresh_from_db()
+        assert (made.status, made.status_reason, made.new_layer) == ("set_aside", IDLE, "commentary")
+        assert [(a.action, a.actor, a.detail) for a in made.audit.all()] == [
+            ("proposed", contributor, "經文"), ("accepted", editor, ""), ("set aside", None, IDLE)]
+    c = Client()
+    c.force_login(editor)
+    page = html.unescape(c.get(f"/corrections/{stale[0].pk}/").content.decode())
+    assert f'<dd class="status-set_aside">擱置 (set aside)：{IDLE}</dd>' in page
+    with pytest.raises(ReviewError, match=re.escape(f"仍無法恢復：{IDLE} (it cannot be accepted again)")):
+        restore(stale[1], editor)
+    # one left accepted is set aside at the juan's next import; the real one stands
+    late = _stale(contributor, editor, juan, position, 0, 2)
+    call_command("import_texts", str(juan4), "--store-unchanged", stdout=open("/dev/null", "w"))
+    late.refresh_from_db()
+    assert (late.status, late.status_reason) == ("set_aside", IDLE)
+    assert [(a.action, a.actor) for a in late.audit.all()] == [("proposed", contributor), ("accepted", editor),
+                                                               ("set aside", None)]
+    assert [made.audit.count() for made in stale] == [3, 3]
+    real.refresh_from_db()
+    assert real.status == "accepted"
