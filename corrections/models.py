@@ -17,7 +17,8 @@ from django.db import models
 from django.utils.functional import cached_property
 
 from reader.citation import juan_label
-from reader.models import LAYER_CHOICES, Edition, Juan
+from reader.importers.files import KANRIPO_NAME
+from reader.models import LAYER_CHOICES, Edition, Juan, Work
 
 from .links import href, label
 
@@ -223,12 +224,35 @@ class Proposal(models.Model):
 
 def removal_note(slug: str) -> str:
     """``Proposal.removal_note`` of the proposals of the removed edition ``slug`` (user-given text is
-    escaped where it is shown; a slug is the edition's, never a user's)."""
+    escaped where it is shown; a slug is the edition's, never a user's), ending with the command that
+    imports it again (``reimport_hint``)."""
     return (f"版本 {slug} 已移除：此提議及其紀錄照存；{slug} 再匯入時，提議歸回該版本，並在其文字中重新查找："
             f"找到則照舊，找不到則已採納者擱置、待審者註明無法採納之故 (the edition {slug} was removed: the "
             f"proposal and its history are kept; when {slug} is imported again, the proposal returns to it and is "
             f"looked for in its text: found, it stands as it was; not found, an accepted correction is set aside "
-            f"and a pending one says why it cannot be accepted)")
+            f"and a pending one says why it cannot be accepted)。{reimport_hint(slug)}")
+
+
+def reimport_hint(slug: str) -> str:
+    """The ``import_texts`` that makes the edition ``slug`` again, so that its proposals re-attach
+    (``corrections.reattach``), Chinese then English. The import names an edition so
+    (``reader.importers.loader``): a Kanripo edition by its folder (``KR1h0007``, ``KR1d0086-WYG``:
+    ``KANRIPO_NAME``), another by its work's slug, then ``-`` and its ``--edition`` name
+    (``禮書綱目-四庫全書本``), or by the work's slug alone when imported without one. When no work holds
+    the slug or a first part of it (the work was removed with it), which part is the name is not
+    known and the hint says how to read it off. One query for a slug that is not a Kanripo folder's."""
+    if KANRIPO_NAME.match(slug):
+        return f"重新匯入：import_texts …/{slug}（其 Kanripo 資料夾） (to import it again: import_texts …/{slug}, its Kanripo folder)"
+    heads = [slug[:i] for i, ch in enumerate(slug) if ch == "-"]
+    work = Work.objects.filter(slug__in=[slug, *heads]).order_by("-slug").values_list("slug", flat=True).first()
+    if work == slug:
+        return "重新匯入：import_texts 其檔案，不加 --edition (to import it again: import_texts its files, without --edition)"
+    if work is not None:
+        name = slug[len(work) + 1:]
+        return f"重新匯入：import_texts 其檔案 --edition {name} (to import it again: import_texts its files --edition {name})"
+    return (f"重新匯入：import_texts 其檔案 --edition 名，名即 {slug} 中書之 slug 與「-」之後者；無名之版本不加 --edition "
+            f"(to import it again: import_texts its files --edition NAME, NAME being what follows the work's slug and "
+            f"a hyphen in {slug}; an edition of no name is imported without --edition)")
 
 
 #: How the audit log names each action (``AuditEntry.action``), Chinese first as the interface's

@@ -4,6 +4,7 @@ edition again, and each is looked for in the text as after a re-import (``correc
 Before the fix, every proposal kept ``edition_id`` NULL: the section showed the text without its
 correction, ``/corrections/patch/KR1h0007.diff`` was a 404 and accepting a pending proposal said
 「此版本已無卷 4」."""
+import html
 import json
 import re
 import shutil
@@ -34,7 +35,8 @@ REMOVED = ("版本 KR1h0007 已移除：此提議及其紀錄照存；KR1h0007 �
            "找不到則已採納者擱置、待審者註明無法採納之故 (the edition KR1h0007 was removed: the proposal and its history "
            "are kept; when KR1h0007 is imported again, the proposal returns to it and is looked for in its text: found, "
            "it stands as it was; not found, an accepted correction is set aside and a pending one says why it cannot "
-           "be accepted)")
+           "be accepted)。重新匯入：import_texts …/KR1h0007（其 Kanripo 資料夾） (to import it again: import_texts "
+           "…/KR1h0007, its Kanripo folder)")
 
 
 def _import(folder, capsys=None):
@@ -340,11 +342,29 @@ def test_a_removed_named_edition_says_which_edition_name_brings_its_proposals_ba
     waiting = propose(account("cr", "contributor"), juan, kind="text", section=1, piece=1, start=0, end=2,
                       replacement="大射", reason="r")
     call_command("remove_texts", "禮書綱目", stdout=open("/dev/null", "w"))
+    kept = ("版本 禮書綱目-四庫全書本 已移除：此提議及其紀錄照存；禮書綱目-四庫全書本 再匯入時，提議歸回該版本，並在其文字中重新查找："
+            "找到則照舊，找不到則已採納者擱置、待審者註明無法採納之故 (the edition 禮書綱目-四庫全書本 was removed: the proposal "
+            "and its history are kept; when 禮書綱目-四庫全書本 is imported again, the proposal returns to it and is looked "
+            "for in its text: found, it stands as it was; not found, an accepted correction is set aside and a pending one "
+            "says why it cannot be accepted)。")
+    # the work went with it: which part of the slug is the edition's name is not known, and the page says how to read it
+    editor = Client()
+    editor.force_login(account("er", "editor"))
+    note = re.compile(r'<p class="edition-removed" role="note">([^<]*)</p>')
+    assert note.findall(html.unescape(editor.get(f"/corrections/{waiting.pk}/").content.decode())) == [
+        kept + "重新匯入：import_texts 其檔案 --edition 名，名即 禮書綱目-四庫全書本 中書之 slug 與「-」之後者；無名之版本不加 "
+               "--edition (to import it again: import_texts its files --edition NAME, NAME being what follows the "
+               "work's slug and a hyphen in 禮書綱目-四庫全書本; an edition of no name is imported without --edition)"]
     capsys.readouterr()
     call_command("import_texts", seed)
     out = capsys.readouterr().out.splitlines()
     assert out[-2] == ("1 pending proposal of the removed edition 禮書綱目-四庫全書本: kept for that edition, not given "
                        "to 禮書綱目; import the files with --edition 四庫全書本 to give them back")
+    # the work is there again: the page names the --edition, as the import did
+    assert note.findall(html.unescape(editor.get(f"/corrections/{waiting.pk}/").content.decode())) == [
+        kept + "重新匯入：import_texts 其檔案 --edition 四庫全書本 (to import it again: import_texts its files --edition 四庫全書本)"]
+    assert Client().get("/api/editions/禮書綱目-四庫全書本/").json()["removed_edition"]["note"] == (
+        kept + "重新匯入：import_texts 其檔案 --edition 四庫全書本 (to import it again: import_texts its files --edition 四庫全書本)")
     waiting.refresh_from_db()
     assert (waiting.edition_id, waiting.edition_slug, waiting.status) == (None, "禮書綱目-四庫全書本", PENDING)
     call_command("import_texts", seed, "--edition", "四庫全書本")
