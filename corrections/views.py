@@ -32,7 +32,7 @@ from config.clients import client_ip
 from config.paging import page_asked, past_last
 from config.ratelimit import write_wait
 from reader.citation import section_label
-from reader.models import LAYER_CHOICES, Edition, Juan, Piece, count_siblings
+from reader.models import LAYER_CHOICES, Edition, Juan, Piece, Section, count_siblings
 from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
@@ -133,10 +133,23 @@ def propose_view(request, slug, number):
     juan.edition.work = juan.work
     return render(request, "corrections/propose.html", {"juan": juan, "edition": juan.edition, "form": form, "error": error,
                                                         "passage": passage, "section": section,
+                                                        "chapter_heading": chapter_heading(found),
                                                         "section_name": section_label(found) if found else "",
                                                         "section_url": found.get_absolute_url() if found else "",
                                                         "section_pieces": section_pieces},
                   status=400 if error or (data is not None and not valid) else 200)
+
+
+def chapter_heading(section) -> str | None:
+    """The heading line of the chapter ``section`` opens (``reader.models.Chapter.heading``: 「大射儀　　嘉禮十五」, a
+    ``*`` line of a Kanripo file), as stored, or None (no section, one that opens no chapter, a chapter of no
+    heading). Such a line is the chapter's, no piece of a section: no proposal can name it (decision 0083), and
+    the form says so where the section it stands over is chosen (one query)."""
+    if section is None:
+        return None
+    first = (Section.objects.filter(chapter_id=section.chapter_id).order_by("position")
+             .values_list("position", "chapter__heading").first())
+    return (first[1] or None) if first and first[0] == section.position else None
 
 
 def _int(value):

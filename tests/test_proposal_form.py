@@ -3,6 +3,7 @@ edition corrected not named, one character printed as a span (「第 1–1 字�
 place now names the kinds it belongs to (and ``static/js/corrections.js`` shows only the chosen
 kind's: ``tests/browser/test_corrections_browser.py``), the page names the edition, the juan and
 the section, and one character is 「第 N 字」 everywhere a span is printed."""
+import html
 import re
 
 import pytest
@@ -273,3 +274,29 @@ def test_the_form_counts_in_the_pages_reading_order_where_note_columns_are_filed
     assert (p.piece_position, p.start, p.end, p.original) == (1, 0, 2, "過其")
     page = c.get(f"/corrections/{p.pk}/").content.decode()
     assert "§1</a>，第 31–32 字（第3段）" in page
+
+
+#: What the form says over the place fields when the section chosen opens a chapter with a heading line (decision 0083).
+CHAPTER_HEADING = ("§1 上之篇題「大射儀 嘉禮十五」存於篇，不在任何一節之文字中：無從提出文字、層次或結構校正，亦無從定為正文。篇題若有誤"
+                   "或實為正文，請就 §1 第一段提出注記，說明所見，編輯據以修訂原文檔或匯入之規則。 <span lang=\"en\">The chapter "
+                   "heading over §1 is stored with its chapter, in no section's text: no text, layer or structure correction "
+                   "can be proposed on it, nor can it be made text. If it is wrong, or is text, write an annotation on the "
+                   "first passage of §1 saying so, for the editors to mend the source file or the import's rule.</span>")
+
+
+def test_the_form_says_why_a_chapter_heading_cannot_be_proposed_on(seed_juan, people):
+    """禮書綱目 卷十's heading line 「大射儀 嘉禮十五」 is its chapter's (``Chapter.heading``), no piece of §1: the
+    reading page shows it over §1, but no span of the form names it (§1's pieces start at 經). The form for
+    §1 says so and what to do instead; §2, which opens no chapter, says nothing of it."""
+    c = Client()
+    c.force_login(people["contributor"])
+    note = re.compile(r'<p class="help chapter-heading-note" role="note">(.*?)</p>')
+    page = html.unescape(c.get(FORM, {"section": 1}).content.decode())
+    assert note.findall(page) == [CHAPTER_HEADING]
+    assert "大射儀" not in "".join(re.findall(r'<ol class="section-pieces">.*?</ol>', page, re.S))
+    # the same after a refused proposal of §1 (a POST shows the form again)
+    page = html.unescape(c.post(FORM, {"kind": "text", "section": 1, "first": 1, "last": 1, "replacement": "",
+                                        "reason": "篇題"}).content.decode())
+    assert note.findall(page) == [CHAPTER_HEADING]
+    assert note.findall(html.unescape(c.get(FORM, {"section": 2}).content.decode())) == []
+    assert note.findall(html.unescape(c.get(FORM).content.decode())) == []
