@@ -19,7 +19,7 @@ Numerals: ``reader.numerals`` (the same reading the Kanripo importer gives 卷 l
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from characters.clusters import clip
 from reader.juan_heads import juan_head
@@ -237,9 +237,13 @@ class Content:
     @classmethod
     def of(cls, chapter) -> "Content":
         """The entry of ``chapter`` (a ``Chapter``): its title and category, and whether its printed heading
-        opens with the category (``heading`` 賦癸情: ``category_over``; 尚書's 舜典第二　虞書 does not)."""
-        heading = getattr(chapter, "heading", None) or ""  # (a stand-in with no heading: none printed)
-        over = bool(chapter.category) and heading.startswith(chapter.category) and not heading.startswith(chapter.title)
+        opens with the category (``heading`` 賦癸情: ``category_over``; 尚書's 舜典第二　虞書 does not), or
+        it is printed on no line of its own (``heading`` "", not None) and its category is the division the
+        juan's head line prints before the names of the 篇 it holds (周易註疏 卷二 ``上經(坤/)　(屯/)…``,
+        ``hexagrams``; 尚書注疏 卷三 ``虞書　(大禹謨/)　(臯陶謨/)``, ``divisions.titled_chapters``)."""
+        heading = getattr(chapter, "heading", None)
+        over = bool(chapter.category) and (heading == "" or bool(heading) and heading.startswith(chapter.category)
+                                           and not heading.startswith(chapter.title))
         return cls(chapter.title, chapter.category, category_over=over)
 
 
@@ -265,16 +269,22 @@ def juan_contents(juans) -> None:
     unknown, a new chapter may have begun on them, and a book whose printed 卷 is its own chapter (三國志
     KR2a0012_016, 魏志卷十六 任蘇杜鄭倉傳, opening at 「祖以峻為典農中郎將」; 穀梁傳 KR1e0009_007 and _008,
     宣公 and 成公) was listed as going on with the chapter of the 卷 before (〈劉馥 司馬朗 …〉（續）,
-    〈春秋榖梁傳文公第六〉（續））: better no chapter than a wrong one (decision 0076)."""
+    〈春秋榖梁傳文公第六〉（續））: better no chapter than a wrong one (decision 0076). A category printed
+    over the names of several chapters of a juan is named once, before the first of them, as the book
+    prints it (周易註疏 卷二 上經〈坤〉〈屯〉〈蒙〉〈需〉〈訟〉, not 〈坤〉上經〈屯〉上經…)."""
     last: Content | None = None
     for juan in juans:
         juan.contents, juan.appendices = [], []
+        over = None  # the category the juan's last entry named over its title
         for k, chapter in enumerate(juan.chapters.all()):
             if chapter.title and chapter.title.endswith(APPENDIX):
                 juan.appendices.append(chapter.title)
             elif chapter.title:
                 last = Content.of(chapter)
-                juan.contents.append(last)
+                # a category printed over the names of several chapters is named once, before the first (上經〈坤〉〈屯〉…)
+                again = last.category_over and over == last.category
+                over = last.category if last.category_over else None
+                juan.contents.append(replace(last, category="", category_over=False) if again else last)
             elif k == 0 and last is not None and not _MATTER.search(juan.label or "") and not opens_in_mid_text(juan):
                 juan.contents.append(Content(last.title, last.category, continued=True, category_over=last.category_over))
         if front_or_back(juan):

@@ -93,11 +93,12 @@ def test_the_work_page_lists_each_juans_gua_and_no_kaozheng_goes_on_with_one(cli
         import_file(JINGBU / "KR1a0007" / f"KR1a0007_0{n}.txt")
     page = client.get("/works/KR1a0007/").content.decode()
     rows = re.findall(r'<li><a href="/works/KR1a0007/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
-    gua = '<span class="chapter-title">〈{}〉</span><span class="category">上經</span>'
-    # (卷一 prints 上經 over 乾: named before it, as the book prints it)
-    over = '<span class="category category-over">上經</span><span class="chapter-title">〈乾〉</span>'
-    assert rows == [("卷一", over), ("卷一考證", ""),
-                    ("卷二", "".join(gua.format(n) for n in ("坤", "屯", "蒙", "需", "訟"))), ("卷二考證", "")]
+    gua = '<span class="chapter-title">〈{}〉</span>'
+    # 上經 is printed over the 卦: before 乾 (卷一's heading) and once before the five of 卷二's list
+    # (``上經(坤/)　(屯/)…``; it was 〈坤〉上經〈屯〉上經…, the list's 經 read as each 卦's)
+    over = '<span class="category category-over">上經</span>'
+    assert rows == [("卷一", over + gua.format("乾")), ("卷一考證", ""),
+                    ("卷二", over + "".join(gua.format(n) for n in ("坤", "屯", "蒙", "需", "訟"))), ("卷二考證", "")]
     assert "（續）" not in page
 
 
@@ -111,3 +112,39 @@ def test_an_untitled_chapter_is_headed_by_no_number_the_book_does_not_print(empt
     assert heads == {"/works/KR1d0051/juan/1/7/": ['<h2 class="visually-hidden">無題之篇</h2>',
                                                    '<h2 id="parallels-title">相關段落</h2>'],
                      "/works/KR1d0051/juan/1/": ['<h2 class="visually-hidden">無題之篇</h2>']}
+
+
+def test_the_yi_pian_printed_after_the_jing_are_chapters_headed_before_their_shu():
+    """卷十一 to 卷十三 print the 篇 of the 易's 傳 that stand after the 經, each headed by its name before
+    the 疏 on the whole 篇 (``　繫辭上疏(正義曰謂之繫辭者…``, mid-juan ``　序卦疏(正義曰…`` after 說卦's
+    last line): each is a chapter, its name the heading, no longer the classic's text (卷十一 was one
+    untitled chapter going on with 卷十's 〈未濟〉, its first section cited 「繫辭上」); the 疏 the chapter's
+    first pieces; every juan writes back as it was."""
+    got = []
+    for n in (32, 34, 36):
+        text, doc = parse(JINGBU / "KR1a0007" / f"KR1a0007_0{n}.txt")
+        assert render_mandoku(doc) == text
+        got += [(c.title, c.category, c.heading, len(c.sections)) for c in doc.chapters]
+    assert got == [("繫辭上", "", "繫辭上", 14), ("繫辭下", "", "繫辭下", 11), ("說卦", "", "說卦", 4),
+                   ("序卦", "", "序卦", 2), ("雜卦", "", "雜卦", 1)]
+    _, doc = parse(JINGBU / "KR1a0007" / "KR1a0007_036.txt")
+    za = doc.chapters[-1].sections[0].pieces
+    assert [(p.kind, p.layer, p.text[:8]) for p in za[:3]] == [
+        ("label", "subcommentary", "疏"), ("note", "subcommentary", "正義曰上序卦依文"), ("text", "classic", "乾剛坤柔比樂師憂")]
+    # the collections' 易 (御纂周易折中 ``　繫辭上傳``), with no 疏 after the name, are read as before
+    _, doc = parse(JINGBU / "KR1a0117" / "KR1a0117_018.txt")
+    assert [(c.title, c.heading) for c in doc.chapters] == [("", None)]
+
+
+def test_a_section_of_xici_is_cited_under_its_pian(empty_db, client):
+    """卷十 ends with 〈未濟〉; 卷十一's sections were cited 卷十一〈未濟〉 (the chapter carried on): now 〈繫辭上〉."""
+    for n in (30, 32):
+        import_file(JINGBU / "KR1a0007" / f"KR1a0007_0{n}.txt")
+    juan = Section.objects.filter(juan__number=32).first().juan
+    body = client.get(f"{juan.get_absolute_url()}2/").content.decode()
+    cited = re.search(r'<span class="citation"[^>]*>([^<]*)', body).group(1)
+    assert cited.split("》")[1] == "卷十一〈繫辭上〉「天尊地卑乾坤定矣…」（四庫全書・文淵閣本，葉 32-2a） " \
+        "http://testserver/works/KR1a0007/juan/32/2/"
+    page = client.get("/works/KR1a0007/").content.decode()
+    rows = re.findall(r'<li><a href="/works/KR1a0007/juan/\d+/">(.*?)</a>\s*(.*?)\s*<span class="count">', page)
+    assert rows[1] == ("卷十一", '<span class="chapter-title">〈繫辭上〉</span>')

@@ -39,7 +39,7 @@ from .profiles import INDENT_LAYERS, MARKED_BLOCKS, book_title
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX, ZHANGJU_CHAPTER,
-    heading_category, noted_rest, READINGS_ZHANG,
+    heading_category, noted_rest, READINGS_ZHANG, YI_PIAN,
 )
 
 
@@ -442,11 +442,16 @@ class LineLoop:
             # juan's last (史記索隱 ``十二諸侯年表第二(…)``), at the top of a column: read as at a juan's head
             sequel = not (readings or heading or entry or at_start or lone or self.header.tls or indent > 4
                           or not top) and next_heading(stripped, units)
-            if not heading and not entry and not numbered and (at_start or lone or sequel) and not self.header.tls \
+            # a 篇 of the 易's 傳 before its 疏, at a 卷's head or opening a paragraph (周易註疏 ``　序卦疏(正義曰…``)
+            yi_pian = not (heading or entry or numbered or notes or self.header.tls or indent > 4
+                           or (cont and cont[0] == "open")) and bool(YI_PIAN.match(stripped)) \
+                and (at_printed_head(units) or para_break or prev_width < full)
+            if not heading and not entry and not numbered and (at_start or lone or sequel or yi_pian) and not self.header.tls \
                     and indent <= 4 and not notes:
                 m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None) \
                     or (READINGS_ZHANG.match(stripped) if zhang else None) \
-                    or (ZHANGJU_CHAPTER.match(stripped) if at_printed_head(units) else None)  # 梁惠王章句上(…)
+                    or (ZHANGJU_CHAPTER.match(stripped) if at_printed_head(units) else None) \
+                    or (YI_PIAN.match(stripped) if yi_pian else None)  # 梁惠王章句上(…), 繫辭上疏(…)
                 # (the juan's list says it is a 篇: a note after its group is the heading's, 管子
                 # ``輕重丁第八十三　管子輕重十六(右菁茅謀/右石璧謀)``, the sections it holds)
                 m = m if m is None or in_list or noted_rest(stripped[len(m["title"]):]) else None

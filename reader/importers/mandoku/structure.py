@@ -75,6 +75,14 @@ NUMBERED_CHAPTER = re.compile(
 #: the 篇 of six of its juans): where that 注 runs on at the top of the next line is read by the width
 #: and the indentation of the printed line, the heading's included (``layers.assign_layers``).
 ZHANGJU_CHAPTER = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,6}章句[上下])(?=\(|¶?$|(?:音義|[疏䟽])\(|[注註][^\s()<>¶])")
+#: A 篇 of the 易's 傳 that the editions print apart after the 經 (the 十翼's 繫辭上, 繫辭下, 說卦, 序卦,
+#: 雜卦; 文言, 彖 and 象 are printed inside each 卦), headed in the 注疏 by its name before the label of
+#: the 疏 on the whole 篇, as a 篇 heading prints its 疏 (周易註疏 卷十一 ``　繫辭上疏(正義曰謂之繫辭者…``,
+#: 卷十三 ``　序卦疏(正義曰序卦者…`` after the last of 說卦's text); the collections print the same names
+#: alone with 傳 (御纂周易折中 ``　繫辭上傳``, 大易集義粹言 ``説卦𫝊``). No number says it is a 篇's, the
+#: fixed names do: elsewhere the words (``序卦曰…``, ``說卦云…``) quote the 篇. The parser reads it at
+#: the head of a printed 卷 or on a line that opens a paragraph.
+YI_PIAN = re.compile(r"^(?P<title>[繫繋]辭[上下]|[說説序雜]卦)(?=[疏䟽]\(正義曰)")
 #: A 篇 heading without a number, at a juan's start before any other heading: indented by two
 #: or more, at most eight characters then its note running to the end of its line, and the
 #: text after it flush (淮南鴻烈解 WYG ``　　原道訓(原本也本道根真…因以題篇)`` over
