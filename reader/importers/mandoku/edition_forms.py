@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..bylines import byline_entries
-from ..document import LABEL, NOTE, TEXT, JuanDocument
+from ..document import LABEL, NOTE, TEXT, JuanDocument, PieceDoc
 from .header import JUAN_LABEL
 
 #: The formulas a 疏 opens its explanations with (正義曰, 釋曰, 解云).
@@ -35,7 +35,7 @@ def detect_form(doc: JuanDocument, byline: str = "") -> str:
         for para in section.paragraphs:
             for k, p in enumerate(para):
                 if p.kind in (TEXT, LABEL) and k + 1 < len(para) and para[k + 1].kind == NOTE \
-                        and p.text.endswith(("音義", "疏", "䟽")):
+                        and p.text.endswith(("音義", "疏", "䟽")) and not cut_formula(p, para[k + 1]):
                     labelled += 1  # a contents entry's too (原目 ``王弼注音義(…)``): the heading's note
                 if p.kind == TEXT:
                     sub_words += len(SUB_WORDS.findall(p.text))
@@ -46,6 +46,15 @@ def detect_form(doc: JuanDocument, byline: str = "") -> str:
     if sub_words >= 3 and not labelled and subcommentary_title(doc.work_title):
         return "danshu"
     return ""
+
+
+def cut_formula(before: PieceDoc, note: PieceDoc) -> bool:
+    """Whether ``before`` ends in 疏 (䟽) and ``note``, just after it, opens with 曰: the formula of a 疏 quoted
+    in a note (疏曰, ``quoted_subcommentary``) with the note's bracket copied after its first character
+    (儀禮經傳通解 卷二十二 ``…今文無之)疏(曰案少牢禮有尊爼…)``, 11 times in the juan, 17 in the book), not a 注疏
+    edition's label, whose note opens with the 疏's own words or formula (``疏(釋曰…``, ``疏(正義曰…``). Not 云:
+    a letter's 疏 (memorial) and its 云云 (讀禮通考 卷六十五 ``謹扶力奉疏(云云/餘如)``)."""
+    return before.text.endswith(("疏", "䟽")) and note.text[:1] == "曰"
 
 
 #: The title of a 注疏 edition (周禮注疏, 周易註疏).

@@ -31,7 +31,7 @@ def flush_heading(lines: list[str], i: int, end: int, full: int) -> tuple[list[i
     between them skipped, each of words alone (``WORDS_LINE``) ending its printed line short of ``full`` (the second, the 篇's title, may end in its note,
     ``NOTED_LINE``, which closes the run: under it ``食音嗣(…)`` is the text's first line), then a line
     of the text before ``end`` (a heading is never the juan's last line: 儀禮經傳通解 卷十五 ``學禮九`` /
-    ``書數`` / ``此一篇原闕`` before its end title prints its 篇 lost, that line text). None otherwise."""
+    ``書數`` / ``此一篇原闕`` before its end title prints its 篇 lost, that line no heading's). None otherwise."""
     taken: list[int] = []
     note = ""
     k = i

@@ -179,8 +179,10 @@ class LineLoop:
         # a printed 卷's title line inside a file that names its 卷 by their title lines (禮書 KR1d0084_041
         # 卷四十二 under 欽定四庫全書, after 卷四十一's end title): a part, as a ``JUAN`` line's
         heads, head_marks = inner_heads(self.text, self.header.work) if not self.header.tls else ({}, set())
-        # a 四庫 file transcribed with no indentation (儀禮經傳通解 KR1d0085): its heading lines are flush too
-        flush_file = not self.header.tls and bool(self.doc.collection) and unindented(lines, start, end)
+        # a 四庫 file transcribed with no indentation (儀禮經傳通解 KR1d0085): its heading lines are flush too;
+        # judged from the file's head, as its byline was (``Header.flush_byline``), for a juan of a few lines
+        # is one too (卷十五 ``學禮九`` / ``書數`` / ``此一篇原闕``: three lines under 宋朱子撰, the 篇 lost)
+        flush_file = not self.header.tls and bool(self.doc.collection) and unindented(lines, 0, end)
         notes = collation_part(self.header.prop("FILE"), self.header.work) if holds_own else ""
         if notes:
             units.append(Unit("part", start + 1, chapter=ChapterDoc(title=notes, heading=None)))
