@@ -84,6 +84,34 @@ def test_a_groups_author_is_each_of_its_pieces_author():
     assert [a for _, _, a in heads] == [["陸士衡"]] * 16 + [["謝靈運"], ["鮑明逺"]]
 
 
+def test_li_shans_piece_heads_read_as_titles_over_their_authors():
+    """Piece heads of 文選 李善註 that were the text of the piece before them, as the layout prints them:
+    a title too long for its column going on one column deeper, as deep as the author under it (卷二十六
+    「　　贈郭桐廬…維舟」, 「　　　久之郭生方至一首(…」 and its note's next line, 「　　　任彦昇」; 卷三十 「　　石門…茂林詩」,
+    「　　　一首(五言/)」, 「　　　謝靈運」; 六臣 prints the second line as deep and its note running on over a third);
+    an author printed as high as a title ending in its genre, right under it (卷三十 「　　擬四愁詩一首(七言/)」,
+    「　　張孟陽」; 卷二十八 「　　　東武吟(…」, 「　　　鮑明遠」, the first piece of 「　　樂府詩八首」, whose pieces are each
+    his); a group's title with its note, its author a column deeper and its first part's title as high as the
+    group's (卷二十一 「　　五君詠(…」, 「　　　顔延年」, 「　　阮步兵(…」, where 六臣 prints 五君詠五首); a title whose note's
+    next line holds a blank between its two notes (卷二十二 「　　　(北臨江集/在潤州西)　(曰元嘉…)」)."""
+    assert _heads(_read("KR4h0002_026"), 255, 284) == [
+        (255, "古意贈王中書一首", ["范彦龍"]), (271, "贈郭桐廬出溪口見候余既未至郭仍進村維舟久之郭生方至一首", ["任彦昇"]),
+        (284, "河陽縣作二首", ["潘安仁"])]
+    assert _heads(_read("KR4h0003_026"), 300, 345) == [(329, "贈郭桐廬出谿口見候余既未至郭仍進村維舟乆之郭生方至", ["任彦昇"])]
+    doc = _read("KR4h0002_030")
+    assert _heads(doc, 135, 160) + _heads(doc, 579, 594) == [
+        (135, "齋中讀書一首", ["謝靈運"]), (149, "石門新營所住四面高山迴溪石瀨修竹茂林詩一首", ["謝靈運"]),
+        (579, "擬明月皎夜光", ["陸士衡"]), (587, "擬四愁詩一首", ["張孟陽"]), (594, "擬古詩一首", ["陶淵明"])]
+    section = next(s for s in doc.sections if s.line == 587)
+    assert [(p.kind, p.text) for p in section.pieces if p.kind != NOTE][:3] == [
+        (LABEL, "擬四愁詩一首"), (LABEL, "張孟陽"), (TEXT, "我所思兮在營州欲往從之路阻修登崖逺望涕泗流我之懐矣心傷憂佳人遺我緑綺琴何以贈之雙南金")]
+    assert len(section.paragraphs[0]) == 2  # the title and its note; the author a paragraph of his own
+    assert _heads(_read("KR4h0002_028"), 320, 420) == [(327, "㑹吟行", ["謝靈運"]), (361, "東武吟", ["鮑明遠"]),
+                                                      (390, "出自薊北門行", ["鮑明遠"]), (406, "結客少年場行", ["鮑明遠"])]
+    assert _heads(_read("KR4h0002_021"), 330, 346) == [(342, "五君詠", ["顔延年"])]  # (its parts name no author yet)
+    assert _heads(_read("KR4h0002_022"), 330, 360) == [(347, "車駕幸京口侍逰蒜山作一首", ["顔延年"])]
+
+
 def test_the_first_piece_of_a_group_titles_the_groups_section():
     """文選 卷二十八 「　　樂府十七首」, 「　　　猛虎行(…」, then the author as high as the group's title,
     「　　陸士衡」, over the poem: the section is the first poem's, and every poem of the group his."""

@@ -25,7 +25,7 @@ from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_no
                        printed_title)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
-    hanging_indent, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE, title_under_head,
+    hanging_indent, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE, title_goes_on, title_under_head,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, hangs_on, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
@@ -628,6 +628,13 @@ class LineLoop:
             wrapped = wrapped or (hanging and not para_break and label is None and not number and prev_indent == 0
                                   and indent == 1 and prev_width >= full and bool(cont) and cont[0] == "text"
                                   and not stripped.startswith("("))
+            # ... and a title's words going on one column deeper under its full first line, over its
+            # author's name printed as deep (``lines.title_goes_on``: 文選 李善註 卷二十六 ``　　贈郭桐廬…維舟`` then
+            # ``　　　久之郭生方至一首(…`` over ``　　　任彦昇``), the title's first line a paragraph of its own
+            wrapped = wrapped or (not self.header.tls and not para_break and label is None and not number
+                                  and not entry and not after_entry and not goes_on and unit is not None
+                                  and unit.new_para and unit.lines == 1 and bool(cont) and cont[0] == "text"
+                                  and title_goes_on(before, line, lines[i + 1:end], full))
             # A 考證 entry runs on below its first line with a hanging indent (　教字今改正
             # under 惟王建國疏…脱, 周禮注疏 卷一考證): a line more indented than a full line
             # before it (small print makes a line up to two short) or reopening its small

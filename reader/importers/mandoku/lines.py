@@ -244,6 +244,44 @@ _WORDS_ALONE = re.compile(r"^[^()/<>\u3000 ¶]+¶?$")
 _WORDS_NOTED = re.compile(r"^[^()/<>\u3000 ¶]+\(")
 
 
+#: The longest name on an author's line under a piece's title (屈平, 宋玉, 李少卿, 司馬長卿): ``title_goes_on``,
+#: ``piece_heads.AUTHOR_MAX``.
+NAME_MAX = 4
+#: A printed line of a name alone (an author's line under a piece's title).
+_NAME_LINE = re.compile(rf"^[^()/<>\u3000 ¶]{{2,{NAME_MAX}}}¶?$")
+#: A printed line of words, then nothing or their note to the line's end.
+_WORDS_MAYBE_NOTED = re.compile(r"^[^()/<>\u3000 ¶]+(?:\(.*)?¶?$")
+
+
+def title_goes_on(before: str, line: str, below: list[str], full: int) -> bool:
+    """Whether ``line`` is the words of the title ``before`` going on, printed one column deeper under
+    it: ``before`` a line of words alone two or more columns in that fills its column (``full``),
+    ``line`` one column deeper, words then nothing or their note, and under it (``below``: the lines
+    that follow, page breaks skipped, past the note running on at the top of the column or as deep)
+    the piece's author, a name alone printed as deep as ``line``, over the piece's text
+    at the top of the column. 文選 李善註 (四庫全書) prints a title too long for its column so, as deep as
+    the author's name under it (卷二十六 ``　　贈郭桐廬出溪口見候余既未至郭仍進村維舟`` then
+    ``　　　久之郭生方至一首(…`` over ``　　　任彦昇``; 卷三十 ``　　石門新營所住…修竹茂林詩`` then
+    ``　　　一首(五言/)`` over ``　　　謝靈運``), where it prints a title's second line as deep as its first
+    elsewhere (卷二十五 ``　　登臨海嶠…見羊何共和`` then ``　　之一首(…``). A line so printed under a
+    full line is otherwise a new paragraph (an indented block's first line)."""
+    lead, words = split_indent(before)
+    indent, rest = split_indent(line)
+    if len(lead) < 2 or len(indent) != len(lead) + 1 or not _WORDS_ALONE.match(words) \
+            or print_width(before) < full or "<" in rest or not _WORDS_MAYBE_NOTED.match(rest):
+        return False
+    content = [x for x in below if not PB_ONLY.match(x)]
+    k = 0
+    while k < len(content) and split_indent(content[k])[1].startswith("(") \
+            and len(split_indent(content[k])[0]) in (0, len(indent)):
+        k += 1  # the note running on
+    if k + 1 >= len(content):
+        return False
+    name_lead, name = split_indent(content[k])
+    text_lead, text = split_indent(content[k + 1])
+    return len(name_lead) == len(indent) and bool(_NAME_LINE.match(name)) and not text_lead and not text.startswith("(")
+
+
 def stacked_heads(before: str, line: str, after: str) -> bool:
     """Whether ``line`` is a heading printed under the heading ``before``, as deep, rather than the
     words of ``before`` going on: ``before`` a short printed line of words alone (at most

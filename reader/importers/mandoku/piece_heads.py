@@ -9,7 +9,7 @@ import re
 
 from ..bylines import HEADING_WORD, byline_people
 from ..document import NOTE, TEXT
-from .lines import IDEO_SPACE, PieceBuilder
+from .lines import IDEO_SPACE, NAME_MAX, PieceBuilder
 from .units import Unit
 
 #: A short one-line paragraph (a heading such as 喪期一 or 小祥) names the section it opens.
@@ -84,14 +84,17 @@ def note_under_heading(run: list[Unit], k: int) -> bool:
 
 #: The longest author's name on a line of its own under a title (屈平, 宋玉, 李少卿, 司馬長卿; a
 #: heading's sub-heading under it, 禮書綱目 ``論律生於厯``, is longer).
-AUTHOR_MAX = 4
+AUTHOR_MAX = NAME_MAX
 #: The longest title over an author's line (六臣註文選 ``爲吳令謝詢求爲諸孫置守冢人表``: 15).
 TITLED_MAX = 24
 
 
 def notes_only(u: Unit | None) -> bool:
-    """Whether ``u`` is a paragraph of small print alone (a note running on over lines)."""
-    return u is not None and u.kind == "para" and bool(u.pieces) and all(p.kind == NOTE for p in u.pieces)
+    """Whether ``u`` is a paragraph of small print alone (a note running on over lines), a blank between
+    two of its notes on a line too (文選 李善註 卷二十二 ``　　　(北臨江集/在潤州西)　(曰元嘉二十六年…)`` under
+    ``　　車駕幸京口侍逰蒜山作一首(…``: the transcription's gap in the column, no words)."""
+    return u is not None and u.kind == "para" and any(p.kind == NOTE for p in u.pieces) \
+        and all(p.kind == NOTE or (p.kind == TEXT and not "".join(p.chunks).strip(IDEO_SPACE)) for p in u.pieces)
 
 
 def past_notes(run: list[Unit], k: int) -> int:
@@ -207,10 +210,13 @@ def author_after(run: list[Unit], k: int) -> list[int]:
     # ``　　顔延年``, ``　　　阮歩兵(…``); a line lower than the title with a name under it is
     # that piece's title instead (``　　百一`` over ``　　　百一詩(…`` over ``　　　　應璩(…``); under a
     # group's title (a count of pieces, ``COUNTED``) its first piece's title printed as high as the
-    # group's (六臣註文選 ``　　擬古詩十二首``, ``　　　陸士衡(…``, ``　　擬行行重行行(…``)
+    # group's (六臣註文選 ``　　擬古詩十二首``, ``　　　陸士衡(…``, ``　　擬行行重行行(…``), or as high as a
+    # group's title with its note (文選 李善註 卷二十一 ``　　五君詠(…`` and its note running on, ``　　　顔延年``,
+    # ``　　阮步兵(…`` over ``阮公雖淪跡…``, where 六臣 prints ``五君詠五首``): the author printed lower than both
     if line_with_notes(at(m), HEADING_MAX) and flush_text(at(past_notes(run, m))) \
             and (len(found) > 1 or run[j].indent == run[k].indent < run[m].indent
-                 or (bool(COUNTED.search(title_words(run[k]))) and run[m].indent <= run[k].indent < run[j].indent
+                 or ((bool(COUNTED.search(title_words(run[k]))) and run[m].indent <= run[k].indent
+                      or len(run[k].pieces) > 1 and run[m].indent == run[k].indent) and run[k].indent < run[j].indent
                      # (not the group's first piece over its author printed as high as the group's title:
                      # 文選 ``　　樂府十七首``, ``　　　猛虎行(…``, ``　　陸士衡``; a piece's title ends in its genre)
                      and not GENRE_END.search(title_words(run[j])))):
@@ -299,12 +305,34 @@ def author_under_title(run: list[Unit], k: int, authors: set[int], running: bool
 def wrapped_title(u: Unit) -> bool:
     """Whether ``u`` is a title whose words fill its first line and go on over a second printed as
     deep (六臣註文選 卷三十 ``　　石門新營所住四靣高山迴溪(作磎/五臣)石瀬`` then ``　　茂林修竹(…)`` over
-    ``　　　謝靈運``): two printed lines indented by two or more, at most ``TITLED_MAX`` characters of
+    ``　　　謝靈運``) or deeper (``lines.title_goes_on``, one unit with it; its note may run on over a third
+    line): two printed lines of words indented by two or more, at most ``WRAPPED_MAX`` characters of
     words (no ○) in at most two runs, with notes after them or on a word of them. Asked only of the
     lines above an author's line (``author_under_title``): the layout says they are a title."""
-    return u.kind == "para" and u.lines == 2 and u.indent >= 2 and not u.label and not u.entry \
+    return u.kind == "para" and (u.lines == 2 or (u.lines > 2 and _word_rows(u) == 2)) and u.indent >= 2 \
+        and not u.label and not u.entry \
         and bool(u.pieces) and u.pieces[0].kind == TEXT and _words_and_notes(u) and _first_line(u) >= HEADING_MAX \
-        and len(title_words(u)) <= TITLED_MAX and not any(holds_circle(p) for p in u.pieces if p.kind == TEXT)
+        and len(title_words(u)) <= WRAPPED_MAX and not any(holds_circle(p) for p in u.pieces if p.kind == TEXT)
+
+
+#: The longest title printed over two lines (``wrapped_title``): two lines of ``TITLED_MAX`` (文選 李善註 卷二十六
+#: ``贈郭桐廬出溪口見候余既未至郭仍進村維舟久之郭生方至一首``: 27).
+WRAPPED_MAX = 2 * TITLED_MAX
+
+
+def _word_rows(u: Unit) -> int:
+    """How many printed lines the words of ``u`` (its ``TEXT`` pieces) reach down to: 2 for a title whose words
+    go on over a second line and whose note runs on over a third (文選 李善註 卷二十六 ``　　贈郭桐廬…維舟`` then
+    ``　　　久之郭生方至一首(…`` and ``　　　(溪也…)``). A line change is a newline in a piece's layout."""
+    row, last = 0, 0
+    for p in u.pieces:
+        breaks = [offset for offset, raw in p.layout if "\n" in raw]
+        start = row + sum(1 for offset in breaks if offset == 0)
+        end = start + sum(1 for offset in breaks if 0 < offset < p.n)
+        if p.kind == TEXT and p.n:
+            last = end
+        row = end + sum(1 for offset in breaks if offset >= p.n > 0)
+    return last + 1
 
 
 def _first_line(u: Unit) -> int:

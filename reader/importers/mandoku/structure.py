@@ -433,7 +433,8 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             if below_name < len(run) and commentator_line(run[below_name]):
                 bylines.add(below_name)  # and his commentator's line under it (演連珠 陸士衡, 劉孝標注)
             title = run[title_at]
-            if not heading_like[title_at] and len(title_words(title)) <= TITLED_MAX and not title.entry \
+            if not heading_like[title_at] and (len(title_words(title)) <= TITLED_MAX or wrapped_title(title)) \
+                    and not title.entry \
                     and (wrapped_title(title)
                          or not any(0 < offset < p.n for p in title.pieces if p.kind == TEXT for offset, _ in p.layout)):
                 # the title read as one: its words on one line, only its notes after them or on a
@@ -459,13 +460,18 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             # 類 name's paragraph, printed as high (六臣註文選 ``　　冊(…)`` then ``　　冊魏公九錫文(…``
             # over ``　　　潘元茂(…``); terms glossed one a line (禮書 鞠衣(…) over 展衣(…)) are no titles
             # (a heading word's line over its note printed under it: ``note_under_heading``, 附錄經傳)
-            and (nxt is None or nxt.new_para or note_under_heading(run, k))
+            and (nxt is None or nxt.new_para or note_under_heading(run, k)
+                 or (author[:1] == [k + 1] and bool(GENRE_END.search(title_words(u)))))
             and (u.new_para or (bool(author) and run[author[0]].indent > u.indent))
             and not u.label and not u.entry)
         if (heading_like[-1] or k in lost) and not u.new_para:
             opens.add(k)
         if heading_like[-1] and u.indent >= 2:  # a title, not a 類 name printed higher (騷下, 詠史)
             bylines.update(author)
+            # its author's line printed as high as the title, right under it, goes on the title's paragraph
+            # (文選 李善註 卷三十 ``　　擬四愁詩一首(七言/)`` over ``　　張孟陽``, a title ending in its genre: 禮書's
+            # ``六飲`` over ``五飲`` is a heading and the next): a paragraph of its own
+            opens.update(a for a in author[:1] if a == k + 1 and not run[a].new_para)
     chunks: list[list[int]] = []
     size = 0
     only_headings = True
