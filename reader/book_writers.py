@@ -23,7 +23,8 @@ one name with several dynasties, the one printed by the most held editions wins,
 catalogue's most works, then the earlier spelling in code-point order (the importer's rule too:
 ``reader.catalogue_writers.choose_dynasty``; docs/decisions/0038): 李賢 is 唐 (後漢書's 章懷太子)
 though the catalogue also lists a 明 李賢. A dynasty is written as the facets show it
-(``reader.catalogue_writers.dynasty_spelling``: 淸 is 清, 劉宋 is 南朝宋); 闕名 (anonymous) has none.
+(``reader.catalogue_writers.dynasty_spelling``: 淸 is 清, 劉宋 is 南朝宋), a held work's catalogue people's
+as every page shows them (``shown_people``: 後漢書's 范曄 is 南朝宋, decision 0084); 闕名 (anonymous) has none.
 """
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ from typing import NamedTuple
 
 from catalogue.catalogue import entry
 
-from .catalogue_writers import all_entries, choose_dynasty, classic_title, dynasty_spelling, writes_main_text, written_dynasties
+from .catalogue_writers import (all_entries, choose_dynasty, classic_title, dynasty_spelling, plain_text_author,
+                                shown_people, writes_main_text, written_dynasties)
 from .importers.mandoku.profiles import INDENT_LAYERS, MARKED_BLOCKS, PROFILES
 from .importers.mandoku.header import TITLE_VARIANTS
 from .models import Edition
@@ -99,7 +101,10 @@ def main_writers(work, edition) -> BookWriters:
     the catalogue lists under its 注 alone), and it is a commentary book (``commentary_book``),
     whose catalogue dynasty is its commentators'. And nobody the
     importer names a note layer after (``profile_writers``) is the main text's author (module
-    docstring: 楚辭章句 王逸, 楚辭補注 王逸 and 洪興祖, 史記集解 裴駰)."""
+    docstring: 楚辭章句 王逸, 楚辭補注 王逸 and 洪興祖, 史記集解 裴駰). A classic's own text whose
+    author is the one its commentaries' entry names (``plain_text_author``: 春秋左傳(正文), 左丘明)
+    has its main text by him and its notes by nobody known: he wrote the classic, not the notes an
+    edition of it adds (the tls 左傳's years, 「(722 B.C.)」)."""
     people = book_people(work, edition)
     named = [person_name(name, [dynasty] if dynasty else None) for name, _, dynasty in people]
     authors = tuple(dict.fromkeys(n for n, (_, role, _) in zip(named, people) if writes_main_text(role)))
@@ -107,6 +112,8 @@ def main_writers(work, edition) -> BookWriters:
     titles = (work.title, listed.title if listed else "")
     commentators = {person_name(n) for t in titles for n in profile_writers(t)}
     own = tuple(n for n in authors if n not in commentators)
+    if listed is not None and plain_text_author(listed.kr_id) is not None:
+        return BookWriters(own, ())
     if people and not authors:
         return BookWriters(_classic_authors(titles, commentators), (), True)
     if not people or not all(writes_main_text(role) for _, role, _ in people):
@@ -132,11 +139,12 @@ def _read_writer_dynasties() -> dict[str, str]:
     held: dict[str, Counter] = defaultdict(Counter)
     for kanripo_id, work_id, byline in Edition.objects.values_list("kanripo_id", "work__kanripo_id", "byline"):
         listed = entry(work_id) or entry(kanripo_id)
-        people = {(p.name, p.dynasty) for p in listed.people} if listed else set()
-        people |= {(p.get("name", ""), p.get("dynasty", "")) for p in byline or ()}
-        for name, dynasty in people:
+        people = {(p.name, p.dynasty, shown.dynasty) for p, shown in zip(listed.people, shown_people(listed.people))} \
+            if listed else set()
+        people |= {(p.get("name", ""), p.get("dynasty", ""), p.get("dynasty", "")) for p in byline or ()}
+        for name, dynasty, as_shown in people:
             if name and dynasty:
-                held[person_name(name, [dynasty])][dynasty_spelling(dynasty)] += 1
+                held[person_name(name, [dynasty])][dynasty_spelling(as_shown)] += 1
     listed = written_dynasties()
     return {name: choose_dynasty(held.get(name, Counter()), listed.get(name, Counter()))
             for name in set(held) | set(listed) if name not in NOBODY}

@@ -11,6 +11,11 @@ importer (``reader.importers.mandoku``: ``appended``, ``paratext``, ``layer_writ
 * **A book named after its notes** (``COMMENTARY_TITLE``, ``classic_title``): a title ending in the
   word for notes on a classic (史記集解, 楚辭章句, 莊子注, 南華真經註疏, 周禮詳解, 李太白集注); the
   classic is the title before that word.
+* **A classic's own text takes its author from the classic's commentary edition**
+  (``plain_text_author``): the catalogue lists a classic's own text (``春秋左傳(正文)``) with nobody,
+  but its entry of the same classic with its commentaries (春秋左傳注疏) may name the classic's
+  author first, in an author's role, before its commentators (左丘明 撰, then 杜預 注 …): he is the
+  author of the text alone too.
 * **A name's dynasty** (``choose_dynasty``, ``listed_dynasty``, ``written_dynasties``): where the
   data print one name with several dynasties (two people of one name, or one person the sources
   date differently), the dynasty printed by the most held editions wins (the facets count the
@@ -19,6 +24,11 @@ importer (``reader.importers.mandoku``: ``appended``, ``paratext``, ``layer_writ
   (docs/decisions/0038): 李賢 is 唐 (後漢書's 章懷太子) where the library holds 後漢書, though the
   catalogue also lists a 明 李賢. Each dynasty is written as the facets show it
   (``dynasty_spelling``).
+* **A dynasty as shown** (``shown_people``, ``shown_dynasty``; decision 0084): every page, the API, the
+  citations and the facets write one dynasty by one name, the facets' (``dynasty_spelling``: the
+  catalogue's 劉宋 is 南朝宋); and a 宋 the catalogue gives an author whose work men of a dynasty that
+  ended before the 宋 of 960 annotate in the same entry (``ENDED_BEFORE_SONG``) is the 宋 of the Southern
+  Dynasties, 南朝宋: 後漢書's 范曄, annotated by 梁 劉昭 and 唐 李賢. The catalogue's text stays as it is.
 * **A name and its courtesy name** (``courtesy_split``): a byline may print a man's courtesy name
   (字) right after his name with nothing between (文獻通考 ``鄱陽馬端臨貴與著``, 通典 ``京兆杜佑君卿纂``,
   通志 ``鄭樵漁仲撰``); where the catalogue writes a person by the name's first characters and the
@@ -32,7 +42,7 @@ import re
 from collections import Counter, defaultdict
 from functools import lru_cache
 
-from catalogue.catalogue import CatalogueEntry, Person, classes, entries_of, entry
+from catalogue.catalogue import PLAIN_TEXT, CatalogueEntry, Person, classes, entries_of, entry
 from characters.folding import fold
 
 from .person_names import DYNASTY_NAMES, dynasty_key, folded_catalogue_people, person_name
@@ -48,6 +58,20 @@ COURTESY_MAX = 2
 #: Characters that join or make a byline's roles, never a courtesy name's: 後漢書's
 #: ``梁　剡令劉昭補幷注`` is 劉昭 who 補 and 注 (supplemented and annotated), not 劉昭 named 補幷.
 ROLE_WORDS = frozenset("并幷補同等奉撰著注註")
+
+
+#: Dynasties the catalogue writes (``dynasty_key``) that had ended before the 宋 of 960-1279 began: a
+#: man of one of them who annotates a work dates it before that 宋 (``shown_people``). Not 南唐 (937-975),
+#: 後蜀 (934-965), 吳越 or 遼, which outlived 960; 周, 吳, 蜀 and 後漢 in any of their senses ended before it.
+ENDED_BEFORE_SONG = frozenset(map(dynasty_key, (
+    "周", "秦", "漢", "漢後期", "後漢", "魏", "吳", "蜀", "晉", "前晉", "南朝宋", "南齊", "齊", "梁", "陳",
+    "北魏", "後魏", "北齊", "北周", "隋", "唐", "五代", "後梁", "後唐", "後晉", "後周")))
+#: The 宋 that ``shown_people`` tells apart: the catalogue writes the 宋 of 960-1279 and, for some of
+#: its men (後漢書's 范曄), the 宋 of the Southern Dynasties by this one name.
+SONG, SOUTHERN_SONG = "宋", "南朝宋"
+#: Characters of a role that make its holder write a text of his own, not annotate another's (撰志:
+#: 後漢書's 司馬彪 wrote its 志, before 范曄's 紀傳, and dates nothing of them).
+OWN_TEXT = frozenset("撰著")
 
 
 def writes_main_text(role: str) -> bool:
@@ -81,6 +105,68 @@ def work_people(kanripo_id: str) -> tuple[Person, ...]:
     for a work it does not list or lists nobody for."""
     listed = entry(kanripo_id) if kanripo_id else None
     return listed.people if listed is not None else ()
+
+
+#: What a 傳 is named by in the title of its own commentary edition: the catalogue lists 春秋穀梁傳(正文)
+#: and its commentaries as 春秋穀梁注疏, without the 傳 (春秋左傳注疏 and 春秋公羊傳注疏 keep it).
+ZHUAN = "傳"
+
+
+def annotates(role: str) -> bool:
+    """Whether a person of ``role`` annotates another's text (注, 注志, 集解, 疏 …): a role that is no
+    author's (``writes_main_text``) and holds no ``OWN_TEXT`` character (撰志 is not)."""
+    return bool(role) and not writes_main_text(role) and not OWN_TEXT & set(role)
+
+
+def shown_people(people: tuple[Person, ...]) -> tuple[Person, ...]:
+    """The people of a catalogue entry (``work_people``, in its order) each with his dynasty as every
+    page, the API, the citations and the facets show it (module docstring, decision 0084): as the facets
+    spell it (``dynasty_spelling``: 劉宋 → 南朝宋, 淸 → 清); and an author (``writes_main_text``) the entry
+    dates ``SONG`` whom someone after him annotates (``annotates``) under a dynasty of ``ENDED_BEFORE_SONG``
+    is of ``SOUTHERN_SONG``: a work is annotated after it is written (後漢書 KR2a0009: 范曄 宋 → 南朝宋, from
+    劉昭 注志 梁 and 李賢 注 唐; 孝經注疏's 邢昺 宋 疏 is no author, and stays 宋)."""
+    out = []
+    for k, p in enumerate(people):
+        dynasty = dynasty_spelling(p.dynasty)
+        if (dynasty == SONG and writes_main_text(p.role)
+                and any(annotates(q.role) and dynasty_key(q.dynasty) in ENDED_BEFORE_SONG for q in people[k + 1:])):
+            dynasty = SOUTHERN_SONG
+        out.append(p if dynasty == p.dynasty else Person(p.name, p.role, dynasty))
+    return tuple(out)
+
+
+def shown_dynasty(listed: CatalogueEntry) -> str:
+    """A catalogue entry's dynasty as shown (``shown_people``): its first person's where it is his
+    (後漢書 宋, of 范曄: 南朝宋), else as the facets spell it (``dynasty_spelling``); "" for none."""
+    people = listed.people
+    if people and listed.dynasty and dynasty_key(listed.dynasty) == dynasty_key(people[0].dynasty):
+        return shown_people(people)[0].dynasty
+    return dynasty_spelling(listed.dynasty)
+
+
+def plain_text_author(kanripo_id: str) -> tuple[Person, CatalogueEntry] | None:
+    """``(the author, the entry naming him)`` for a catalogue entry of a classic's own text that names
+    nobody (``catalogue.PLAIN_TEXT``: 春秋左傳(正文) KR1e0001): the first person of the catalogue's
+    entry, in the same 類, of a book on that classic named after its notes (``classic_title``, the
+    classic's name with or without its closing 傳, ``ZHUAN``) whose people open with the classic's
+    author and go on to its commentators: his role an author's, given (``writes_main_text``: 撰, not
+    no role, as 孟子解's bare 蘇轍, who wrote notes), and someone after him in a commentator's (春秋左傳注疏
+    KR1e0004: 左丘明 撰 周, then 杜預 注, 孔穎達 疏, 陸德明 音義; 公羊高 for 春秋公羊傳 from KR1e0006,
+    穀梁赤 for 春秋穀梁傳 from 春秋穀梁注疏 KR1e0010). None for any other entry, for one that names
+    someone, and where no such entry is found (周禮(正文): 周禮注疏 names 鄭玄 注 first, a commentator;
+    周易, 尚書, 毛詩 … likewise): 13 entries of the classics' own texts, three take an author."""
+    listed = entry(kanripo_id) if kanripo_id else None
+    if listed is None or listed.people or not listed.title.endswith(PLAIN_TEXT):
+        return None
+    classic = listed.title[:-len(PLAIN_TEXT)]
+    names = {classic, classic.removesuffix(ZHUAN)}
+    for other in entries_of(listed.cls):
+        people = other.people
+        if (classic_title(other.title) in names and len(people) > 1
+                and people[0].role and writes_main_text(people[0].role)
+                and any(not writes_main_text(p.role) for p in people[1:])):
+            return people[0], other
+    return None
 
 
 def byline_roles(people: tuple[Person, ...], byline: list[dict[str, str]]) -> tuple[Person, ...]:

@@ -35,7 +35,7 @@ from collections import Counter
 
 from catalogue.catalogue import entry
 
-from .catalogue_writers import byline_roles
+from .catalogue_writers import byline_roles, dynasty_spelling, plain_text_author, shown_dynasty, shown_people
 from .person_names import person_name
 from .pieces import LABEL, NOTE_KINDS
 from .quoted_names import SIGNED_NAMES
@@ -45,18 +45,26 @@ UNSAID_ROLES = frozenset({"撰", "著"})
 
 
 def work_people(work, edition=None, *, whole_work: bool = False) -> list[dict[str, str]]:
-    """``[{"dynasty", "name", "role"}, …]`` of ``work`` by the rule of the module docstring:
+    """``[{"dynasty", "name", "role"}, …]`` of ``work`` by the rule of the module docstring, each
+    dynasty as shown (``reader.catalogue_writers.shown_people``, ``dynasty_spelling``: decision 0084):
     the catalogue's people for a work it lists (by ``work.kanripo_id``, else ``edition``'s), one
     it lists with no role taking the role (and, where it gives none, the dynasty) the byline prints
     for him (``reader.catalogue_writers.byline_roles``: 南華真經註疏's 〔晉〕郭象注　〔唐〕成玄英䟽, 郭象's 晉 the catalogue's for him elsewhere), and
     for an ``edition`` that holds no note (``Edition.unannotated``: the TLS 史記, 白文) its makers
     alone (``MAKERS_ROLES``: 〔漢〕司馬遷撰, not the 集解, 索隱 and 正義 it does not print) unless
     ``whole_work`` (a list of works, where ``edition`` only lends its byline: the work as the catalogue gives it),
+    for an entry of a classic's own text that names nobody, the classic's author as the catalogue's
+    entry of its commentaries names him (``reader.catalogue_writers.plain_text_author``: 春秋左傳(正文)
+    ``[{"dynasty": "周", "name": "左丘明", "role": "撰", "source": "KR1e0004"}]``, ``source`` the
+    Kanripo ID of that entry, shown by ``shown_byline``; decision 0054),
     else ``edition``'s byline (the first edition of the work with one when ``edition`` is
     None: the edition read names its own people, with no query), else ``[{"dynasty": work.dynasty, "name": work.author, "role": ""}]``; []
     when nothing names anyone. Values are "" when unknown, never None."""
     listed = entry(work.kanripo_id) or (entry(edition.kanripo_id) if edition is not None else None)
     people = listed.people if listed is not None else ()
+    borrowed = plain_text_author(listed.kr_id) if listed is not None and not people else None
+    if borrowed is not None:
+        return [{**_catalogue_person(borrowed[0]), "source": borrowed[1].kr_id}]
     byline = None
     if not people or not all(p.role for p in people):  # a person listed with no role: the byline's
         if edition is not None:
@@ -64,15 +72,15 @@ def work_people(work, edition=None, *, whole_work: bool = False) -> list[dict[st
         else:  # a work listed without an edition (the API's work): its first edition with a byline
             byline = next((e.byline for e in work.editions.all() if e.byline), None)
     if people:
-        found = [_catalogue_person(p) for p in byline_roles(people, byline or [])]
+        found = [_catalogue_person(p) for p in shown_people(byline_roles(people, byline or []))]
         if edition is not None and not whole_work and getattr(edition, "unannotated", False):  # 白文: no commentator's notes
             return [p for p in found if p["role"] in MAKERS_ROLES or not p["role"]] or found
         return found
     if byline:
-        return [{"dynasty": p.get("dynasty", ""), "name": p.get("name", ""), "role": p.get("role", "")}
+        return [{"dynasty": dynasty_spelling(p.get("dynasty", "")), "name": p.get("name", ""), "role": p.get("role", "")}
                 for p in byline if p.get("name")]
     if work.author:
-        return [{"dynasty": work.dynasty or "", "name": work.author, "role": ""}]
+        return [{"dynasty": dynasty_spelling(work.dynasty or ""), "name": work.author, "role": ""}]
     return []
 
 
@@ -107,9 +115,14 @@ def sole_commentator(work, edition=None) -> str:
 def work_dynasty(work) -> str:
     """The work's dynasty: the catalogue's for a work it lists (韓非子 is 周 though its byline
     names its 元 commentator; 左傳杜林合注 is 晉, of 杜預, though its byline names its 明
-    editors), else ``Work.dynasty`` (from the text's byline); "" when unknown."""
+    editors; as shown, ``reader.catalogue_writers.shown_dynasty``: 後漢書 南朝宋, 世說新語 南朝宋 where the
+    catalogue writes 宋 and 劉宋, decision 0084), for a classic's own text it lists with nobody its author's by the catalogue's entry
+    of its commentaries (``plain_text_author``: 春秋左傳(正文) 周, of 左丘明), else ``Work.dynasty``
+    (from the text's byline); "" when unknown."""
     listed = entry(work.kanripo_id)
-    return (listed.dynasty if listed else "") or work.dynasty or ""
+    borrowed = plain_text_author(listed.kr_id) if listed is not None else None
+    return (shown_dynasty(listed) if listed else "") or (borrowed[0].dynasty if borrowed else "") \
+        or dynasty_spelling(work.dynasty or "")
 
 
 def person_text(person: dict[str, str], *, cited: bool = False) -> str:
@@ -140,11 +153,21 @@ def work_byline(work, edition=None, *, whole_work: bool = False) -> str:
 NOBODY_NAMED = "撰人未詳"
 
 
+#: How a page says where the catalogue names a person it lists under another entry (``work_people``'s
+#: ``source``): 春秋左傳(正文)'s ``〔周〕左丘明撰（據目錄《春秋左傳注疏》條）``.
+SOURCE_SHOWN = "（據目錄《{}》條）"
+
+
 def shown_byline(work, edition=None, *, whole_work: bool = False) -> str:
-    """The byline a page shows for ``work`` (``edition``'s page): ``work_byline``, or ``NOBODY_NAMED``
-    where it names nobody (周禮 KR1d0001 on ``/classes/KR1d/``). The API's ``author`` and citations keep
-    ``work_byline`` (""), naming nobody rather than a phrase."""
-    return work_byline(work, edition, whole_work=whole_work) or NOBODY_NAMED
+    """The byline a page shows for ``work`` (``edition``'s page): ``work_byline``, with the catalogue's
+    entry a person was taken from where it is another's (``source``, ``SOURCE_SHOWN``: 春秋左傳 KR1e0001
+    ``〔周〕左丘明撰（據目錄《春秋左傳注疏》條）``), or ``NOBODY_NAMED`` where it names nobody (周禮 KR1d0001 on
+    ``/classes/KR1d/``). The API's ``author`` and citations keep ``work_byline`` (""), naming nobody rather
+    than a phrase; the API's ``people`` give the ``source``."""
+    people = work_people(work, edition, whole_work=whole_work)
+    sources = dict.fromkeys(p["source"] for p in people if p.get("source"))
+    listed = [entry(s) for s in sources]
+    return people_text(people) + "".join(SOURCE_SHOWN.format(e.title) for e in listed if e) or NOBODY_NAMED
 
 
 def cited_people(work, edition=None) -> str:

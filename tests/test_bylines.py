@@ -399,6 +399,66 @@ def test_a_work_nobody_names_is_shown_so(client, db):
     assert citation_text(juan.sections.order_by("position").first()).startswith("《周禮》")
 
 
+def test_a_classics_own_text_takes_its_author_from_the_catalogues_entry_of_its_commentaries(client, db):
+    """春秋左傳 (the tls 正文, KR1e0001) stood on ``/classes/KR1e/`` as 撰人未詳: Kanripo's catalogue lists
+    ``春秋左傳(正文)`` with nobody, while its ``春秋左傳注疏`` (KR1e0004) names 左丘明 撰 before 杜預 注, 孔穎達 疏,
+    陸德明 音義. The catalogue's own entry of the same classic's commentaries names its author
+    (``reader.catalogue_writers.plain_text_author``): of the catalogue's 13 entries of a classic's own text,
+    the three 春秋 傳 take one (春秋穀梁注疏 names its 傳 without 傳); the others' commentaries name their
+    commentator first (周禮注疏: 鄭玄 注) and stay 撰人未詳. Pages show the entry he was taken from; the API
+    gives it as ``source``; citations and the author facet name him, the edition's own notes (its years,
+    「(722 B.C.)」) are not his."""
+    from catalogue.catalogue import PLAIN_TEXT
+    from reader.book_writers import BookWriters, main_writers
+    from reader.catalogue_writers import all_entries, plain_text_author
+    found = {e.kr_id: plain_text_author(e.kr_id) for e in all_entries() if e.title.endswith(PLAIN_TEXT)}
+    assert len(found) == 13
+    assert {k: (v[0].name, v[0].role, v[0].dynasty, v[1].kr_id, v[1].title) for k, v in found.items() if v} == {
+        "KR1e0001": ("左丘明", "撰", "周", "KR1e0004", "春秋左傳注疏"),
+        "KR1e0005": ("公羊高", "撰", "周", "KR1e0006", "春秋公羊傳注疏"),
+        "KR1e0008": ("穀梁赤", "撰", "周", "KR1e0010", "春秋穀梁注疏")}
+    assert plain_text_author("KR1e0004") is None and plain_text_author("KR1h0011") is None  # 孟子解: 蘇轍, no role
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo" / "KR1e0001" / "KR1e0001_001.txt").juan
+    shown = "〔周〕左丘明撰（據目錄《春秋左傳注疏》條）"
+    html = client.get("/classes/KR1e/").content.decode()
+    assert re.findall(r'<li><a href="[^"]+">春秋左傳</a>\s*<span class="byline">([^<]*)</span>', html) == [shown]
+    assert f'<p class="byline">{shown}</p>' in client.get("/works/KR1e0001/").content.decode()
+    assert f'<p class="byline">{shown}</p>' in client.get("/works/KR1e0001/juan/1/").content.decode()
+    work = client.get(f"/api/works/{juan.work_id}/").json()
+    assert (work["author"], work["people"], work["dynasty"]) == (
+        "〔周〕左丘明撰", [{"dynasty": "周", "name": "左丘明", "role": "撰", "source": "KR1e0004"}], "周")
+    assert citation_text(juan.sections.order_by("position").first()).startswith("〔周〕左丘明《春秋左傳》")
+    assert main_writers(juan.work, juan.edition) == BookWriters(("左丘明",), ())
+
+
+def test_one_dynasty_is_named_one_way_on_the_catalogue_the_api_citations_and_facets(client, db):
+    """The catalogue wrote 〔宋〕范曄 (後漢書) and 〔劉宋〕劉義慶 (世說新語) as Kanripo's catalogue prints them, while the
+    facets said 南朝宋 of 劉義慶 and 宋, the dynasty of 960-1279, of 范曄. Decision 0084: one dynasty, one name, the
+    facets' (``reader.catalogue_writers.shown_people``): 劉宋 is 南朝宋, and 范曄, whom 梁 劉昭 and 唐 李賢 annotate, is
+    of 南朝宋; the API's people and dynasty, the citations and the facets' writer dynasty say the same."""
+    from reader.book_writers import _kept, writer_dynasty
+    with muted():
+        hou_han = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR2a0009" / "KR2a0009_123.txt").juan
+        shishuo = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR3l0002" / "KR3l0002_003.txt").juan
+    shown = "〔南朝宋〕范曄撰　〔晉〕司馬彪撰志　〔唐〕李賢注　〔梁〕劉昭注志"
+    html = client.get("/classes/KR2a/").content.decode()
+    assert re.findall(r'<li><a href="[^"]+">後漢書</a>\s*<span class="byline">([^<]*)</span>', html) == [shown]
+    # the work's page names its one edition's people: 卷一百二十三 (a 札子) holds no note, its makers alone (0056)
+    assert '<p class="byline">〔南朝宋〕范曄撰</p>' in client.get("/works/KR2a0009/").content.decode()
+    html = client.get("/classes/KR3l/").content.decode()
+    assert re.findall(r'<li><a href="[^"]+">世説新語</a>\s*<span class="byline">([^<]*)</span>', html) == [
+        "〔南朝宋〕劉義慶撰　〔梁〕劉孝標注"]
+    work = client.get(f"/api/works/{hou_han.work_id}/").json()
+    assert (work["author"], work["dynasty"], work["people"][0]) == (
+        shown, "南朝宋", {"dynasty": "南朝宋", "name": "范曄", "role": "撰"})
+    assert client.get(f"/api/works/{shishuo.work_id}/").json()["dynasty"] == "南朝宋"
+    assert citation_text(shishuo.sections.order_by("position").first()).startswith(
+        "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷中之下〈賞譽第八〉")
+    _kept.clear()
+    assert (writer_dynasty("范曄"), writer_dynasty("劉義慶"), writer_dynasty("李賢")) == ("南朝宋", "南朝宋", "唐")
+
+
 def test_an_office_before_the_name_and_two_roles_joined():
     """後漢書 志 (KR2a0009 卷十一 onward) 「梁　剡　令劉　昭補幷注」: 劉昭, 令 of 剡縣 (an office, no part of
     his name), who supplied the 志 (補) and wrote their notes (注); 令狐 is a surname and 令史 an office

@@ -54,6 +54,29 @@ def test_liu_song_and_nanchao_song_are_one_dynasty_shown_as_nanchao_song():
     assert person_name("劉義慶", ["南朝宋"]) == "劉義慶" and person_name("裴駰", ["劉宋"]) == "裴駰"
 
 
+def test_one_dynasty_is_shown_by_one_name_and_a_song_man_annotated_before_960_is_nanchao_song():
+    """Decision 0084: the catalogue's people as shown (``shown_people``): 劉宋 and 淸 as the facets spell them;
+    後漢書's 范曄, whom the catalogue dates 宋, annotated in the same entry by 劉昭 (梁) and 李賢 (唐), is of the
+    宋 of the Southern Dynasties. Of the catalogue's entries, he is the one such 宋 author; 孝經注疏's 邢昺
+    (宋, 疏) annotates and stays 宋; 司馬彪's 撰志 annotates nothing."""
+    from catalogue.catalogue import entry
+    from reader.catalogue_writers import all_entries, annotates, shown_dynasty, shown_people
+    hou_han = entry("KR2a0009")
+    assert [(p.name, p.dynasty) for p in shown_people(hou_han.people)] == [
+        ("范曄", "南朝宋"), ("司馬彪", "晉"), ("李賢", "唐"), ("劉昭", "梁")]
+    assert [p.dynasty for p in hou_han.people] == ["宋", "晉", "唐", "梁"]  # the catalogue's text stays
+    assert (shown_dynasty(hou_han), shown_dynasty(entry("KR3l0002")), shown_dynasty(entry("KR1f0004"))) == (
+        "南朝宋", "南朝宋", "唐")
+    assert [p.dynasty for p in shown_people(entry("KR1f0004").people)] == ["唐", "唐", "宋", "清"]
+    assert (annotates("注志"), annotates("撰志"), annotates("疏"), annotates("撰"), annotates("")) == (
+        True, False, True, False, False)
+    moved = {e.kr_id for e in all_entries()
+             if any(a.dynasty == "宋" and b.dynasty == "南朝宋" for a, b in zip(e.people, shown_people(e.people)))}
+    assert moved == {"KR2a0009"}
+    assert {(e.dynasty, shown_dynasty(e)) for e in all_entries() if e.dynasty != shown_dynasty(e)} == {
+        ("劉宋", "南朝宋"), ("淸", "清"), ("宋", "南朝宋")}
+
+
 def test_a_courtesy_name_after_a_name_is_split_where_the_catalogue_decides():
     assert courtesy_split("馬端臨貴與") == ("", "馬端臨", "貴與")
     assert courtesy_split("京兆杜佑君卿", "唐") == ("京兆", "杜佑", "君卿")

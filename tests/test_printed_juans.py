@@ -116,7 +116,7 @@ def test_the_citations_and_the_work_page_name_the_printed_juans(tmp_path, client
     first, third = imported(tmp_path, SHISHUO, "KR3l0002_001.txt", "KR3l0002_003.txt")
     chapters = list(Chapter.objects.filter(juan=first).order_by("position"))
     assert juan_citation_text(first, chapters) == (
-        "〔劉宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷上之上〈德行第一〉〈言語第二〉・卷上之下〈政事第三〉〈文學第四〉"
+        "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷上之上〈德行第一〉〈言語第二〉・卷上之下〈政事第三〉〈文學第四〉"
         "（四部叢刊本，Kanripo KR3l0002_001）")
     assert juan_citation_text(third, Chapter.objects.filter(juan=third).order_by("position")).split("》")[1] == \
         "卷中之下〈賞譽第八〉〈品藻第九〉〈規箴第十〉〈捷悟第十一〉〈夙惠第十二〉〈豪爽第十三〉（四部叢刊本，Kanripo KR3l0002_003）"
@@ -166,12 +166,12 @@ def test_a_section_is_cited_under_the_printed_juan_it_falls_in(tmp_path, client)
     assert [c.printed_juan for c in chapters].count("卷下之上") == 11
     section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=16)
     assert citation_text(section) == (
-        "〔劉宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷下之上〈容止第十四〉「魏武將見匈奴使自…」"
+        "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷下之上〈容止第十四〉「魏武將見匈奴使自…」"
         "（四部叢刊本，葉 2-1a）")
     last = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=15)
     assert citation_text(last).split("》")[1].startswith("卷中之上〈賞譽第八〉")
     assert juan_citation_text(second, chapters) == (
-        "〔劉宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷中之上〈方正第五〉〈雅量第六〉〈識鑒第七〉〈賞譽第八〉"
+        "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷中之上〈方正第五〉〈雅量第六〉〈識鑒第七〉〈賞譽第八〉"
         "・卷下之上〈容止第十四〉〈自新第十五〉〈企羡第十六〉〈傷逝第十七〉〈棲逸第十八〉〈賢媛第十九〉〈術解第二十〉"
         "〈巧蓺第二十一〉〈寵禮第二十二〉〈任誕第二十三〉〈簡傲第二十四〉"
         "・卷下之下〈排調第二十五〉〈輕詆第二十六〉〈假譎第二十七〉〈黜免第二十八〉〈儉嗇第二十九〉〈汰侈第三十〉"
