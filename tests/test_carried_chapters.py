@@ -69,6 +69,17 @@ def test_a_later_section_of_an_anthology_piece_names_the_piece(tmp_path):
 
 
 @pytest.mark.django_db
+def test_li_shans_later_sections_name_the_piece_as_six_ministers_do(tmp_path):
+    """文選 李善註 卷二 prints 「　　西京賦」 over 「　　　張平子(…」 and 「　　　　薛綜注(…」: the title line titles the
+    first section (not its text), and the later sections of 西京賦 name it as 六臣's do."""
+    (two,) = imported(tmp_path, COMMENTARY / "KR4h0002", "KR4h0002_002.txt")
+    first, second = two.sections.get(position=1), two.sections.get(position=2)
+    assert first.title == "西京賦"
+    assert citation_text(first).split("》")[1] == "卷二張平子　薛綜注「西京賦」（四庫全書・文淵閣本，葉 2-1a）"
+    assert citation_text(second).split("》")[1] == "卷二張平子　薛綜注〈西京賦〉「自我髙祖之始入也…」（四庫全書・文淵閣本，葉 2-5a）"
+
+
+@pytest.mark.django_db
 def test_the_reading_page_and_the_api_name_the_piece(tmp_path, client):
     """The juan's API payload gives section 2 the same citation, the piece named from the sections walked
     (``set_piece_titles``, not a query a section), and every later section of 西京賦 likewise; the reading
