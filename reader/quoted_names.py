@@ -139,6 +139,21 @@ def _quoted_names() -> dict[str, str]:
             if len(people) == 1 and printed not in people}
 
 
+#: A dynasty a book's list prints by a name the catalogue never writes, as the catalogue writes the men of it:
+#: 前漢書's 敘例 sets 荀悅, 服虔, 應劭 and 文穎 under 後漢 and 蔡謨 under 東晉, where the catalogue dates 荀悅 and 應劭
+#: 漢 (漢紀, 風俗通義) and 郭璞, of 東晉 too, 晉; it writes 後魏 (崔浩's) as printed.
+LIST_DYNASTIES = {"後漢": "漢", "東晉": "晉"}
+
+
+def listed_dynasty(book: str, man: str) -> str | None:
+    """The dynasty ``book``'s own list of the men it quotes (``LISTED`` rows: 前漢書's 敘例, the 義疏's 引用姓氏)
+    sets ``man`` under (his first row), a dynasty the catalogue writes otherwise as it writes it
+    (``LIST_DYNASTIES``: 後漢 → 漢); "" where the list prints none (前漢書's 李奇, 臣瓚), None where the book
+    lists no such man."""
+    row = next((row for row in quoted_rows(LISTED, book) if row.man == man), None)
+    return None if row is None else LIST_DYNASTIES.get(row.dynasty, row.dynasty)
+
+
 #: The names collected commentaries print their men by (``_quoted_names``): a commentator filter
 #: reads 師古 as 顏師古, whose 注 of 前漢書 opens every part 師古曰.
 QUOTED_NAMES = _quoted_names()

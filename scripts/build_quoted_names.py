@@ -21,6 +21,13 @@ Three books print, before their 卷一, a list of the men they quote (``reader/d
   his dynasty on a line of its own, one column in. Rows of kind ``listed``: his surname with each name the
   line prints after it (his 名, his 字, the place that follows, which is never a quoted name), the man his
   surname and first name, the dynasty of the heading above him; a name once per book.
+- 前漢書 (KR2a0007, file ``_000``): 顏師古's 敘例 lists the men his 注 collects, after 「諸家注釋雖見名氏至於爵里頗
+  或難知傳無所存具列如左」, a man an entry (an entry's further lines one column in), each by his surname and one
+  name, then his 字, his place and his offices: 「服䖍字子愼滎陽人後漢尚書侍郎…」, 「晉灼河南人晉尚書郎」,
+  「臣瓚不詳姓氏及郡縣」 (the 考證 after it: 「師古所列諸家名氏自荀悦至崔浩共二十三人」). Rows of kind ``listed``:
+  the name as the list prints it (two characters), the man as the book's formula rows write him (服䖍 is
+  服虔; folded: 劉寳 is 劉寶), the dynasty printed right after his place (``…人``; the brackets' small print
+  dropped: 後漢, 魏, 呉, 晉, 東晉, 後魏), empty where the entry prints none (李奇南陽人, 臣瓚).
 
 Every row gives its ``place``: the file, the line of the list it comes from and the printed page (``葉``) of
 the Kanripo page mark above it. The other rows of the table (the names the text of a book prints before 曰,
@@ -33,8 +40,12 @@ place refreshed: the first place its book prints the name and 曰 (columns joine
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: the repository's packages
+from characters.folding import fold  # noqa: E402
 
 BASE = Path(__file__).resolve().parent.parent
 CORPUS = BASE.parent / "shared" / "corpus"
@@ -43,7 +54,8 @@ COLUMNS = ("book", "kind", "name", "man", "dynasty", "place")
 #: The books whose rows their own list gives: Kanripo ID, title, the list's heading, the rows' kind.
 LISTS = (("KR1d0010", "周禮訂義", "編𩔖姓氏世次", "quoted"),
          ("KR1d0068", "欽定禮記義疏", "引用姓氏", "listed"),
-         ("KR1d0037", "欽定儀禮義疏", "引用姓氏", "listed"))
+         ("KR1d0037", "欽定儀禮義疏", "引用姓氏", "listed"),
+         ("KR2a0007", "前漢書", "列如左", "listed"))
 #: 周禮訂義's own dynasty (its 國朝).
 OWN_DYNASTY = {"KR1d0010": "宋"}
 #: 周禮訂義: a man's line: the dynasty (one or two characters and a space) where it changes, the place, the
@@ -59,6 +71,10 @@ YISHU_DYNASTY = re.compile(r"^\u3000([^\u3000(]{1,3})$")
 YISHU_MAN = re.compile(r"^\u3000*([^\u3000(]{1,3})氏(.*)$")
 #: 義疏: one name on a man's line: the characters up to a bracket, a space or a column mark.
 NAME = re.compile(r"[^\u3000()/\s]+")
+#: 前漢書's 敘例: the dynasty an entry prints right after the man's place (small print dropped).
+HANSHU_DYNASTY = re.compile(r"人(後漢|東晉|後魏|魏|呉|吳|晉)")
+#: 前漢書's 敘例: a man's name, the entry's first two characters (a surname and one name, 鄭氏 alone).
+HANSHU_NAME_LENGTH = 2
 PAGE = re.compile(r"<pb:[^>]*?-(\d+[ab])>")
 
 
@@ -139,6 +155,42 @@ def yishu_names(path: Path, heading: str, own_dynasty: str = "") -> list[tuple[s
     return out
 
 
+def hanshu_names(path: Path, heading: str, own_dynasty: str = "") -> list[tuple[str, str, str, str]]:
+    """``(name, man, dynasty, place)`` of each man 前漢書's 敘例 lists after the line ending ``heading`` (列如左),
+    to the next juan's heading: an entry opens on a line at the margin, its small print in brackets dropped;
+    the man as the book's formula rows write him (folded), the dynasty after his place (``HANSHU_DYNASTY``)."""
+    men = _formula_men("KR2a0007")
+    lines = _lines(path)
+    start = next(k for k, (_, line, _) in enumerate(lines) if line.endswith(heading))
+    entries: list[list] = []
+    for number, line, page in lines[start + 1:]:
+        if line.startswith("#"):
+            break
+        if not line:
+            continue
+        if line.startswith("\u3000"):
+            entries[-1][1] += line.strip("\u3000")
+        else:
+            entries.append([_place(path, number, page), line])
+    out = []
+    for place, text in entries:
+        text = re.sub(r"\([^)]*\)", "", text)
+        name = text[:HANSHU_NAME_LENGTH]
+        m = HANSHU_DYNASTY.search(text)
+        out.append((name, men.get(fold(name), name), m.group(1) if m else "", place))
+    return out
+
+
+def _formula_men(kid: str) -> dict[str, str]:
+    """``{folded name: man}`` of book ``kid``'s ``formula`` rows in the table."""
+    out: dict[str, str] = {}
+    for line in OUT.read_text(encoding="utf-8").splitlines():
+        row = line.split("\t")
+        if row[0] == kid and row[1] == "formula":
+            out.setdefault(fold(row[2]), row[3])
+    return out
+
+
 def first_place(kid: str, name: str) -> str:
     """Where book ``kid`` (its files in order) first prints ``name`` and 曰: the line it begins on, a line
     read with the next (a formula broken at a line's end: ``師)¶`` ``(古曰``) and its columns' ``/`` dropped;
@@ -166,13 +218,13 @@ def commits() -> dict[str, str]:
 
 def kept_rows() -> list[list[str]]:
     """The table's rows of the books no list builds, each ``formula`` row's place refreshed (``first_place``)."""
-    built = {kid for kid, *_ in LISTS}
+    built = {(kid, kind) for kid, _, _, kind in LISTS}
     out: list[list[str]] = []
     for line in OUT.read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#") or line.startswith("book\t"):
             continue
         row = line.split("\t")
-        if row[0] in built:
+        if (row[0], row[1]) in built:
             continue
         if row[1] == "formula":
             row[5] = first_place(row[0], row[2])
@@ -184,7 +236,7 @@ def list_rows(kid: str, heading: str, kind: str) -> list[list[str]]:
     """The table's rows of book ``kid`` as its own list (``heading``) gives them: ``[book, kind, name, man,
     dynasty, place]``, a name once (its first listing)."""
     path = next(CORPUS.glob(f"kanripo*/{kid}")) / f"{kid}_000.txt"
-    read = dingyi_names if kind == "quoted" else yishu_names
+    read = dingyi_names if kind == "quoted" else hanshu_names if kid == "KR2a0007" else yishu_names
     rows: dict[str, list[str]] = {}
     for name, man, dynasty, place in read(path, heading, OWN_DYNASTY.get(kid, "")):
         rows.setdefault(name, [kid, kind, name, man, dynasty, place])

@@ -19,7 +19,7 @@ def quoted_parts(table) -> tuple[tuple[int, str], ...]:
 def kept_parts(quoted, table, wanted: set, values) -> tuple[tuple[int, str], ...]:
     """``WrittenBy.collected``: the pairs of ``quoted`` (``quoted_parts``) whose part a facet
     counts under one of ``wanted``, its values ``values(edition facets, COMMENTARY, name)``
-    (``search.facets.writers``: the man and his collector; ``dynasties_of``: the collector's)."""
+    (``search.facets.writers``: the man and his collector; ``dynasties_of``: the man's own, decision 0086)."""
     return tuple((pk, who) for pk, who in quoted if wanted.intersection(values(table[pk], COMMENTARY, who)))
 
 

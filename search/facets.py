@@ -52,6 +52,7 @@ from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition, Piece
 from reader.people import work_people
 from reader.printed_people import library_dynasties as byline_people, one_person, surname_forms, typed_author
+from reader.quoted_names import listed_dynasty
 from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
@@ -79,7 +80,8 @@ class EditionFacets:
     catalogue entry, else the edition's byline, names, every role: ``reader.people.work_people``;
     whom a commentator filter reads a typed name among), ``editors_dynasties`` (the dynasty its
     editors' layer was written under, ``editors_dynasty``; ``()`` unknown), ``collector`` and ``quoted``
-    (a collected commentary's collector and the men it quotes, ``profiles.collection``: decision 0058)."""
+    (a collected commentary's collector and the men it quotes, ``profiles.collection``: decision 0058),
+    ``quoted_dynasties`` (``(man, dynasty)`` of each quoted man: ``quoted_dynasty``; "" unknown)."""
 
     cls: str
     bu: str
@@ -93,6 +95,7 @@ class EditionFacets:
     editors_dynasties: tuple[str, ...] = ()
     collector: str = ""
     quoted: frozenset = frozenset()
+    quoted_dynasties: tuple[tuple[str, str], ...] = ()
 
 
 class FacetTable(dict):
@@ -119,6 +122,19 @@ def editors_dynasty(edition: Edition) -> str:
     return ""
 
 
+def quoted_dynasty(edition: Edition, man: str) -> str:
+    """The dynasty a part of a collected commentary that ``man`` said counts under (decision 0086): the
+    one the book's own list of the men it quotes sets him under (``reader.quoted_names.listed_dynasty``:
+    前漢書's 敘例, 「應劭字仲瑗…汝南南頓人後漢蕭令」 漢, 「晉灼河南人晉尚書郎」 晉), "" where it lists him with none
+    (「臣瓚不詳姓氏及郡縣」); for a man the book lists nowhere (史記集解's, 文選註's) the library's date of him
+    (``writer_dynasty``: 鄭玄 漢), "" unknown; never the collector's. Each as the facets show it."""
+    for book in dict.fromkeys((edition.kanripo_id, edition.work.kanripo_id)):
+        found = listed_dynasty(book, man) if book else None
+        if found is not None:
+            return dynasty_spelling(found)
+    return writer_dynasty(man)
+
+
 def _read_facet_table() -> FacetTable:
     out = FacetTable()
     places = edition_places()  # the names every list of search gives an edition
@@ -127,11 +143,12 @@ def _read_facet_table() -> FacetTable:
         writers = main_writers(work, e)
         notes_dynasties = tuple(dict.fromkeys(d for d in map(writer_dynasty, writers.notes) if d))
         name = places[e.pk]["full_name"] if e.pk in places else work.title
+        collector, quoted = collection(work.title) or ("", frozenset())
         out[e.pk] = EditionFacets(work.classification, bu_of(work.classification), writers.main, writers.notes,
                                   main_dynasties(work, writers), notes_dynasties, e.slug, name,
                                   tuple(p["name"] for p in work_people(work, e)),
-                                  tuple(d for d in (editors_dynasty(e),) if d),
-                                  *(collection(work.title) or ("", frozenset())))
+                                  tuple(d for d in (editors_dynasty(e),) if d), collector, quoted,
+                                  tuple((man, quoted_dynasty(e, man)) for man in sorted(quoted)))
     out.names = {f.slug: f.name for f in out.values()}
     return out
 
@@ -180,9 +197,11 @@ def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, .
     under (``writers``'): the commentator's (``writer_dynasty``); the main text's
     (``main_dynasties``: its authors', else the work's); the editors' layer's, whose writers are
     nobody known but whose time is (``editors_dynasties``: a 四庫 copy's 清); an unnamed note's
-    writers'; ``()`` unknown. A quoted man's part of a collected commentary: its collector's (0058)."""
+    writers'; ``()`` unknown. A quoted man's part of a collected commentary: his own, as the book's list of
+    the men it quotes dates him (``quoted_dynasties``, decision 0086), never the collector's."""
     if commentator:
-        found = writer_dynasty(f.collector if commentator in f.quoted else commentator)
+        found = (dict(f.quoted_dynasties).get(commentator, "") if commentator in f.quoted
+                 else writer_dynasty(commentator))
         return (found,) if found else ()
     if layer in MAIN_LAYERS:
         return f.main_dynasties
@@ -341,11 +360,12 @@ def filter_values(param: str, typed) -> tuple[str, ...]:
 def edition_dynasties(f: EditionFacets) -> frozenset[str]:
     """Every dynasty a hit in an edition of ``f`` can count under (``dynasties_of``) by who wrote
     it: its main text's, its unnamed notes' and those of the people its catalogue entry or byline
-    names (``writer_dynasty``: its commentators among them). Not its editors' (``editors_dynasties``):
+    names (``writer_dynasty``: its commentators among them) and the men a collected commentary quotes
+    (``quoted_dynasties``). Not its editors' (``editors_dynasties``):
     every 四庫 copy's 提要 is 清's, and a works list filtered by 清 lists the works 清 writers wrote or
     annotated, not every book the 四庫 editors described."""
     return frozenset(f.main_dynasties) | frozenset(f.notes_dynasties) | {
-        d for d in map(writer_dynasty, f.people) if d}
+        d for d in map(writer_dynasty, f.people) if d} | {d for _, d in f.quoted_dynasties if d}
 
 
 def library_dynasties() -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """A collected commentary (docs/decisions/0058): 史記集解's 裴駰 and 前漢書's 顏師古 collect the
 glosses of earlier commentators, each opened by the man's name and 曰. Each quoted part names
 its man (``Piece.commentator``: 徐廣, 應劭), the collector is the writer of the layer: the author
-facet counts a quoted part under both, the dynasty facet under the collector's dynasty, and
+facet counts a quoted part under both, the dynasty facet under the man's own dynasty (decision 0086: as the
+book's list of its men prints it, else as the library dates him; never the collector's), and
 ``commentator=`` / ``author=`` / ``dynasty=`` keep exactly what the facets count."""
 from collections import Counter
 
@@ -117,42 +118,64 @@ def test_the_collector_finds_his_whole_layer_and_a_quoted_man_his_parts(seed_jua
     assert (body["count"], notes_all, xu, kong, written(jijie, "曰", "裴駰")) == (382, 336, 16, 174, 23)
     authors = {row["value"]: row["count"] for row in body["facets"]["author"]}
     assert (authors["裴駰"], authors["徐廣"], authors["孔安國"], authors["司馬遷"]) == (notes_all, xu, kong, 46)
-    # the dynasty follows the writer of the layer: every part of the 集解 under 裴駰's 南朝宋
-    assert body["facets"]["dynasty"] == [{"value": "南朝宋", "count": notes_all}, {"value": "漢", "count": 46}]
+    # each part under its man's dynasty (decision 0086): 孔安國 174, 鄭玄 83, 服虔 2, 應劭 1, 包咸 1 and 司馬遷's 46
+    # under 漢, 裴駰's own 23 under 南朝宋, 皇甫謐 晉, 王肅 魏; 徐廣, 馬融, 賈逵, 劉熙, 如淳, 孟康, whom the library dates
+    # nowhere and the book lists nowhere, under 未詳 ("")
+    assert body["facets"]["dynasty"] == [{"value": "漢", "count": 307}, {"value": "", "count": 46},
+                                         {"value": "南朝宋", "count": 23}, {"value": "晉", "count": 3},
+                                         {"value": "魏", "count": 3}]
     for name, count in (("裴駰", notes_all), ("徐廣", xu), ("孔安國", kong)):
         assert search(**params, commentator=name)["count"] == count, name
         assert search(**params, author=name)["count"] == count, name
-    assert search(**params, dynasty="南朝宋")["count"] == notes_all
+    assert search(**params, dynasty="南朝宋")["count"] == written(jijie, "曰", "裴駰") == 23
+    assert search(**params, dynasty="魏")["count"] == written(jijie, "曰", "王肅") == 3
     # 包氏曰 is 包咸's part (quoted_names.LUNYU_JIJIE_MEN): commentator=包咸 found none of it; 包氏 is he
     assert [search(**params, commentator=name)["count"] for name in ("包咸", "包氏")] == [written(jijie, "曰", "包咸"), 1]
     kept = client.get("/api/search/", {"q": "曰", "exact": "1", "page_size": "20", "commentator": "裴駰",
                                        **params}).json()
     assert [h["commentator"] for h in kept["results"]][:6] == ["裴駰", "裴駰", "王肅", "徐廣", "馬融", "馬融"]
-    # 前漢書: 應劭's parts are his and 顏師古's, under 唐 with the rest of the 注, not under 漢 with 班固's text
+    # 前漢書: 應劭's parts are his and 顏師古's; each man under the dynasty 顏師古's 敘例 prints for him (應劭 後漢: 漢,
+    # with 班固's text), 顏師古's own parts under 唐
     params = {"edition": hanshu.edition.slug}
     body = search(**params)
     yan_layer = sum(p.text.count("曰") for p in Piece.objects.filter(section__juan=hanshu, layer=COMMENTARY))
     ying = written(hanshu, "曰", "應劭")
     dynasties = {row["value"]: row["count"] for row in body["facets"]["dynasty"]}
     authors = {row["value"]: row["count"] for row in body["facets"]["author"]}
-    assert (authors["顏師古"], authors["應劭"], dynasties["唐"]) == (yan_layer, ying, yan_layer)
+    men = {dynasty: written(hanshu, "曰", *people) for dynasty, people in (
+        ("漢", ("應劭", "服虔", "荀悅", "文穎")), ("魏", ("如淳", "孟康", "蘇林", "張揖", "鄧展")), ("吳", ("韋昭",)),
+        ("晉", ("晉灼", "劉寶", "郭璞", "蔡謨")), ("後魏", ("崔浩",)), ("唐", ("顏師古",)),
+        ("", ("臣瓚", "李奇", "李斐", "張晏", "伏儼", "劉德", "項昭", "鄭氏")))}
+    # 唐 顏師古's own 581 (it was the whole 注, 1,019); 宋 and 清 the editors 宋祁, 劉攽, 劉敞 and the 考證;
+    # 未詳 臣瓚 30, 張晏 21, 李奇 16, 鄭氏 16, 李斐 8 and 朱子文 22
+    assert body["facets"]["dynasty"] == [
+        {"value": "唐", "count": 581}, {"value": "漢", "count": 308}, {"value": "魏", "count": 145},
+        {"value": "", "count": 113}, {"value": "宋", "count": 76}, {"value": "清", "count": 32},
+        {"value": "晉", "count": 30}, {"value": "吳", "count": 29}]
+    assert (men["唐"], men["漢"] + authors["班固"], men["魏"], men["晉"], men["吳"], men[""]) == (
+        581, 308, 145, 30, 29, 91)
+    assert (authors["顏師古"], authors["應劭"]) == (yan_layer, ying)
     assert (body["count"], yan_layer, ying, authors["班固"]) == (1314, 1019, 72, 165)
     assert search(**params, commentator="顏師古")["count"] == yan_layer
     # the name the book prints him by, 師古曰 (search.facets.QUOTED_NAMES), is he (it found 0)
     assert search(**params, commentator="師古")["count"] == yan_layer
     assert search(**params, commentator="應劭")["count"] == search(**params, author="應劭")["count"] == ying
-    assert search(**params, dynasty="唐")["count"] == yan_layer
-    assert search(**params, dynasty="漢")["count"] == dynasties["漢"] == authors["班固"]
-    # both filters apply: 應劭's parts are 唐's, none is 漢's
-    assert search(**params, author="應劭", dynasty="唐")["count"] == ying
-    assert search(**params, author="應劭", dynasty="漢")["count"] == 0
+    for dynasty, count in dynasties.items():
+        if not dynasty:  # 未詳 is no dynasty to filter by
+            continue
+        assert search(**params, dynasty=dynasty)["count"] == count, dynasty
+    assert dynasties["漢"] == authors["班固"] + men["漢"]
+    # both filters apply: 應劭's parts are 漢's, none is 唐's
+    assert search(**params, author="應劭", dynasty="漢")["count"] == ying
+    assert search(**params, author="應劭", dynasty="唐")["count"] == 0
 
 
 @pytest.mark.slow
 def test_search_finds_li_shans_whole_commentary_and_each_quoted_mans_glosses(seed_juan, search_backend, client):
     """文選註 卷七: ``commentator=李善`` keeps his whole 注 (the men he quotes and 郭璞's 注 on 子虛賦, which
     he keeps under its signature, included); ``commentator=郭璞`` / ``張揖`` keep their parts; the author
-    facet counts each quoted part under the man and under 李善, the dynasty facet under 李善's 唐."""
+    facet counts each quoted part under the man and under 李善, the dynasty facet under the man's own (郭璞 晉,
+    張揖 魏, as the library dates them; decision 0086), 李善's parts under his 唐."""
     juan = import_file(WENXUAN).juan
     index_all(search_backend)
     facets._tables.clear()
@@ -165,12 +188,13 @@ def test_search_finds_li_shans_whole_commentary_and_each_quoted_mans_glosses(see
     assert (body["count"], layer, guo, zhang, li) == (952, 935, 54, 53, 631)
     authors = {row["value"]: row["count"] for row in body["facets"]["author"]}
     dynasties = {row["value"]: row["count"] for row in body["facets"]["dynasty"]}
-    assert (authors["李善"], authors["郭璞"], authors["張揖"], dynasties["唐"]) == (layer, guo, zhang, layer)
+    assert (authors["李善"], authors["郭璞"], authors["張揖"], dynasties["唐"]) == (layer, guo, zhang, li)
     for name, count in (("李善", layer), ("郭璞", guo), ("張揖", zhang)):
         assert search(commentator=name)["count"] == count, name
         assert search(author=name)["count"] == count, name
-    assert search(dynasty="唐")["count"] == layer
-    assert search(author="張揖", dynasty="唐")["count"] == zhang
+    assert search(dynasty="唐")["count"] == li
+    assert search(author="張揖", dynasty="魏")["count"] == zhang
+    assert search(author="張揖", dynasty="唐")["count"] == 0
 
 
 @pytest.mark.slow

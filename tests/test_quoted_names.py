@@ -34,6 +34,7 @@ def test_the_table_holds_each_books_names_by_kind():
     assert Counter((row.book, row.kind) for row in quoted_names.ROWS) == Counter({
         ("KR2a0007", FORMULA): 29, ("KR2a0002", FORMULA): 49, ("KR4h0002", FORMULA): 61,
         ("KR1d0010", QUOTED): 49, ("KR1d0068", LISTED): 599, ("KR1d0037", LISTED): 501, ("KR1h0007", LISTED): 8,
+        ("KR2a0007", LISTED): 23,
         ("KR4h0002", SIGNED): 1, ("KR4h0003", SIGNED): 1, ("KR4a0003", SIGNED): 1})
     assert quoted_rows(QUOTED, "KR1d0010")[3] == QuotedName("KR1d0010", QUOTED, "鄭康成", "鄭𤣥", "漢",
                                                             "KR1d0010_000.txt:515 32a")
@@ -63,7 +64,7 @@ def test_each_hand_kept_row_is_printed_where_its_place_says():
     variant spelling this copy never prints (前漢書 劉寶, 史記集解 臣瓉, 文選註 顏師古) has no place."""
     unplaced = []
     for row in quoted_names.ROWS:
-        if row.book in {kid for kid, *_ in build_quoted_names.LISTS}:
+        if (row.book, row.kind) in {(kid, kind) for kid, _, _, kind in build_quoted_names.LISTS}:
             continue
         if not row.place:
             unplaced.append((row.book, row.name))
@@ -88,3 +89,21 @@ def test_the_books_lists_rebuild_their_rows():
         QuotedName("KR1d0068", LISTED, "荀况", "荀况", "周", "KR1d0068_000.txt:125 9a"),
         QuotedName("KR1d0068", LISTED, "董仲舒", "董仲舒", "漢", "KR1d0068_000.txt:127 9a"),
         QuotedName("KR1d0068", LISTED, "董寛夫", "董仲舒", "漢", "KR1d0068_000.txt:127 9a")]
+
+
+def test_the_men_hanshus_preface_lists_are_dated_as_it_prints_them():
+    """顏師古's 敘例 (前漢書 卷首, file ``_000`` 葉 13b–16b) lists the 23 men his 注 collects, each with his place and,
+    where it prints one, the dynasty he served right after it (「服䖍字子愼滎陽人後漢尚書侍郎」, 「晉灼河南人晉尚書郎」);
+    臣瓚 「不詳姓氏及郡縣」 and six more have none. Each is the man the formula rows write (服䖍 服虔, 劉寳 劉寶), and
+    ``listed_dynasty`` reads 後漢 as 漢 and 東晉 as 晉, as the catalogue writes those men (荀悅, 應劭; 郭璞)."""
+    rows = quoted_rows(LISTED, "KR2a0007")
+    assert rows[1] == QuotedName("KR2a0007", LISTED, "服䖍", "服虔", "後漢", "KR2a0007_000.txt:170 14a")
+    assert rows[-4] == QuotedName("KR2a0007", LISTED, "臣瓚", "臣瓚", "", "KR2a0007_000.txt:205 16a")
+    assert {row.man: row.dynasty for row in rows} == {
+        "荀悅": "後漢", "服虔": "後漢", "應劭": "後漢", "伏儼": "", "劉德": "", "鄭氏": "", "李斐": "", "李奇": "",
+        "鄧展": "魏", "文穎": "後漢", "張揖": "魏", "蘇林": "魏", "張晏": "", "如淳": "魏", "孟康": "魏", "項昭": "",
+        "韋昭": "呉", "晉灼": "晉", "劉寶": "晉", "臣瓚": "", "郭璞": "晉", "蔡謨": "東晉", "崔浩": "後魏"}
+    assert set(quoted_names.HANSHU_NAMES.values()) - {row.man for row in rows} == {"顏師古"}
+    assert [quoted_names.listed_dynasty("KR2a0007", man) for man in ("應劭", "蔡謨", "韋昭", "崔浩", "臣瓚", "班固")] == [
+        "漢", "晉", "呉", "後魏", "", None]
+    assert quoted_names.listed_dynasty("KR2a0002", "應劭") is None

@@ -111,8 +111,8 @@ class WrittenBy(NamedTuple):
     whose unnamed editors a dynasty filter keeps: a 四庫 copy's, written under the 清).
     A quoted man's part of a collected commentary (docs/decisions/0058: 應劭's in 前漢書,
     徐廣's in 史記集解), one of the ``(edition id, name)`` pairs of ``quoted``, is kept when it
-    is one of ``collected``, whatever ``names`` hold (郭璞's part of 前漢書 counts under its
-    collector's dynasty, his own notes elsewhere under his). Two filters of one table have the
+    is one of ``collected``, whatever ``names`` hold (郭璞's part of 前漢書 counts under the dynasty its
+    collector's list gives him, decision 0086; an author filter keeps it under him and its collector). Two filters of one table have the
     same ``quoted``. Sorted tuples (a query is a cache key)."""
 
     names: tuple[str, ...] = ()
