@@ -136,6 +136,28 @@ def test_a_note_on_one_word_ends_no_entry():
             seam_kind(gloss, text)] == [IN_TEXT, NOTE_APART, CLEAN]
 
 
+def test_a_word_note_is_read_in_the_juans_column_order():
+    """六臣註文選 files its notes' two columns in reverse: ``文縁(作緑/五臣本)波些`` reads 五臣本作緑, a
+    variant of one word, and ``揳(反/古八)梓`` 古八反, a sound: neither ends the phrase there, in a juan
+    that files its columns so (``JuanDocument.columns_reversed``); read in the file's order they do."""
+    text = PieceDoc(TEXT, "波些")
+    variant = [PieceDoc(NOTE, "作緑", layout=[(0, "(")]), PieceDoc(NOTE, "五臣本", layout=[(0, "/"), (3, ")")])]
+    sound = PieceDoc(NOTE, "反古八", layout=[(0, "("), (1, "/"), (3, ")")])
+    assert [clean_seam(sound, text, reversed_columns=True), clean_seam(sound, text)] == [False, True]
+    assert [seam_kind(variant[-1], text, variant, reversed_columns=True), seam_kind(variant[-1], text, variant)] == [
+        IN_TEXT, CLEAN]
+
+
+def test_a_cut_in_a_reversed_juan_falls_after_a_gloss():
+    """六臣註文選 卷三十三 (KR4h0003_033): §11 opened 「波些…」 after 文縁(作緑/五臣本) and §12 「梓瑟些…」 after
+    揳(反/古八); each cut now falls before the line that holds the phrase whole."""
+    path = COMMENTARY / "KR4h0003" / "KR4h0003_033.txt"
+    doc = parse_mandoku(path.read_text(encoding="utf-8"), path.name)
+    opening = {s.line: "".join(p.text for p in s.pieces if p.kind == TEXT)[:12] for s in doc.sections}
+    assert [opening[486], opening[548]] == ["紫莖屏風文縁波些文異豹飾", "鏗鐘揺虡揳梓瑟些娛酒不廢"]
+    assert 550 not in opening
+
+
 def test_split_piece_keeps_the_layout_written():
     piece = PieceDoc(TEXT, "太史公曰五帝三代之記", layout=[(0, "　"), (4, "¶\n<pb:X_1a>¶\n"), (7, "¶\n")])
     head, tail = split_piece(piece, 4)

@@ -171,7 +171,7 @@ def test_a_title_whose_note_runs_on_opens_its_section_and_the_author_is_its_byli
         (14, ["屈平", "王逸註"]), (49, ["屈平", "王逸註"]), (87, ["屈平", "王逸註"]), (90, ["屈平", "王逸注"]),
         (153, ["屈平", "王逸註"]), (195, ["屈平", "王逸注"]),
         (223, ["宋玉"]), (294, ["宋玉"]), (348, ["宋玉", "王逸註"]), (416, ["宋玉", "王逸註"]),
-        (486, ["宋玉", "王逸註"]), (550, ["宋玉", "王逸註"]), (587, ["劉安"])]  # untitled sections keep the piece's byline
+        (486, ["宋玉", "王逸註"]), (548, ["宋玉", "王逸註"]), (587, ["劉安"])]  # untitled sections keep the piece's byline
     assert [(p.kind, p.text) for p in doc.sections[0].pieces[-1:] + doc.sections[1].pieces[:1]] == [
         (LABEL, "少司命"), (TEXT, "若有人兮山之阿被薜荔兮帶女蘿")]
     assert doc.sections[2].closer == "右山鬼" and doc.sections[1].closer is None

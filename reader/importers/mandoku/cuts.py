@@ -28,6 +28,7 @@ import re
 from dataclasses import replace
 
 from ..document import LABEL, NOTE_KINDS, TEXT, JuanDocument, PieceDoc, SectionDoc
+from .column_order import reading_order
 from .entries import is_zhushu, join_sections, move_back, move_forward
 
 #: Marks that end a sentence or a clause (句讀) in punctuated text (the tls editions, 史記
@@ -50,30 +51,50 @@ _WORD_NOTE_MAX = 12
 _GLOSS_MAX = 1
 
 
-def _ends_phrase(note: PieceDoc | list[str]) -> bool:
-    """Whether a note (or the texts of the notes that stand together after a word,
-    ``_notes_before``) closes the phrase before it (see ``_WORD_NOTE``, ``_GLOSS_MAX``)."""
-    texts = [note.text] if isinstance(note, PieceDoc) else note
-    text = "".join(texts)
-    return not (all(len(t) <= _GLOSS_MAX for t in texts) or len(text) <= _WORD_NOTE_MAX and _WORD_NOTE.match(text))
+def _ends_phrase(note: PieceDoc | list[PieceDoc], reversed_columns: bool = False) -> bool:
+    """Whether a note (or the notes that stand together after a word, ``_notes_before``) closes
+    the phrase before it (see ``_WORD_NOTE``, ``_GLOSS_MAX``). In a juan that files its notes'
+    columns in reverse (``reversed_columns``: ``JuanDocument.columns_reversed``) a word's note is
+    known in either order (``_readings``): 六臣註文選 files ``縁(作緑/五臣本)波`` and
+    ``揳(反/古八)梓`` (五臣本作緑, 古八反), and ``赫(有盛字)(五臣本)戲`` as two notes."""
+    notes = [note] if isinstance(note, PieceDoc) else note
+    if all(len(p.text) <= _GLOSS_MAX for p in notes):
+        return False
+    return not any(len(text) <= _WORD_NOTE_MAX and _WORD_NOTE.match(text) for text in _readings(notes, reversed_columns))
 
 
-def _notes_before(pieces: list[PieceDoc], k: int) -> list[str]:
-    """The texts of the notes that stand together just before ``pieces[k]``, read as one note: a
-    file may write a note's columns as notes of their own (六臣註文選 ``直墆(結)(徒)霓``, a 反切 of
-    two, ``赫(有盛字)(五臣本)戲``)."""
+def _readings(notes: list[PieceDoc], reversed_columns: bool) -> set[str]:
+    """The notes' texts joined as one note: in the file's order, and where ``reversed_columns``
+    also with its columns in reading order (``column_order.reading_order``; a file may write a
+    note's columns as notes of their own, ``(作緑)`` then ``/五臣本)``: read together)."""
+    text = "".join(p.text for p in notes)
+    if not reversed_columns:
+        return {text}
+    layout, start = [], 0
+    for p in notes:
+        layout.extend((start + offset, raw) for offset, raw in p.layout)
+        start += len(p.text)
+    order, _ = reading_order(replace(notes[0], text=text, layout=layout), True)
+    return {text, "".join(text[i] for i in order)}
+
+
+def _notes_before(pieces: list[PieceDoc], k: int) -> list[PieceDoc]:
+    """The notes that stand together just before ``pieces[k]``, read as one note: a file may
+    write a note's columns as notes of their own (六臣註文選 ``直墆(結)(徒)霓``, a 反切 of two,
+    ``赫(有盛字)(五臣本)戲``)."""
     j = k
     while j > 0 and pieces[j - 1].kind in NOTE_KINDS:
         j -= 1
-    return [p.text for p in pieces[j:k]]
+    return pieces[j:k]
 
 
-def _opens_entry(pieces: list[PieceDoc], k: int) -> bool:
-    """Whether ``pieces[k]`` opens an entry: text or a label after notes that close a phrase."""
+def _opens_entry(pieces: list[PieceDoc], k: int, reversed_columns: bool = False) -> bool:
+    """Whether ``pieces[k]`` opens an entry: text or a label after notes that close a phrase
+    (``_ends_phrase``, read in the juan's column order)."""
     if not 0 < k < len(pieces):
         return False
     before, p = pieces[k - 1], pieces[k]
-    return p.kind in (TEXT, LABEL) and before.kind in NOTE_KINDS and _ends_phrase(_notes_before(pieces, k))
+    return p.kind in (TEXT, LABEL) and before.kind in NOTE_KINDS and _ends_phrase(_notes_before(pieces, k), reversed_columns)
 
 
 def _after_mark(piece: PieceDoc) -> bool:
@@ -88,19 +109,20 @@ def _mark_ends(piece: PieceDoc) -> list[int]:
     return sorted(e for e in set(ends) if 0 < e < len(piece.text))
 
 
-def clean_seam(before: PieceDoc, after: PieceDoc) -> bool:
+def clean_seam(before: PieceDoc, after: PieceDoc, reversed_columns: bool = False) -> bool:
     """Whether a section may end with ``before`` and the next open with ``after``: at an entry
     start, or between two runs of text after a sentence or 句讀 mark."""
-    if after.kind in (TEXT, LABEL) and before.kind in NOTE_KINDS and _ends_phrase(before):
+    if after.kind in (TEXT, LABEL) and before.kind in NOTE_KINDS and _ends_phrase(before, reversed_columns):
         return True
     return before.kind == TEXT and after.kind == TEXT and (_after_mark(before) or before.text.endswith("\u3000"))
 
 
-def _clean_cut(pa: list[PieceDoc], pb: list[PieceDoc], width: int) -> bool:
+def _clean_cut(pa: list[PieceDoc], pb: list[PieceDoc], width: int, reversed_columns: bool = False) -> bool:
     """Whether a section may end with the paragraph ``pa`` and the next open with ``pb``, which
     goes on from it: ``clean_seam``, or the line before the cut ends a printed paragraph
     (``_paragraph_ends``; ``width`` the file's full line)."""
-    return _opens_entry(pa + pb[:1], len(pa)) or clean_seam(pa[-1], pb[0]) and pa[-1].kind == TEXT \
+    return _opens_entry(pa + pb[:1], len(pa), reversed_columns) \
+        or clean_seam(pa[-1], pb[0], reversed_columns) and pa[-1].kind == TEXT \
         or (len(pa), 0) in _paragraph_ends(pa + pb[:1], width)
 
 
@@ -164,13 +186,15 @@ def place_size_cuts(doc: JuanDocument, width: int = 10 ** 6) -> None:
     """
     if is_zhushu(doc):
         return
+    turned = doc.columns_reversed
     for chapter in doc.chapters:
         sections = chapter.sections
         k = 1
         while k < len(sections):
             a, b = sections[k - 1], sections[k]
-            if _cut_for_size(a, b) and not a.records and not _clean_cut(a.paragraphs[-1], b.paragraphs[0], width) \
-                    and not _move_seam(a, b, a.paragraphs[-1], b.paragraphs[0], width) and b.title in ("", a.title):
+            if _cut_for_size(a, b) and not a.records and not _clean_cut(a.paragraphs[-1], b.paragraphs[0], width, turned) \
+                    and not _move_seam(a, b, a.paragraphs[-1], b.paragraphs[0], width, turned) \
+                    and b.title in ("", a.title):
                 join_sections(a, b)  # no unit ends on either side: the run stays whole
                 del sections[k]
                 continue
@@ -183,18 +207,19 @@ def _cut_for_size(a: SectionDoc, b: SectionDoc) -> bool:
         and bool(b.paragraphs) and bool(b.paragraphs[0])
 
 
-def _move_seam(a: SectionDoc, b: SectionDoc, pa: list[PieceDoc], pb: list[PieceDoc], width: int) -> bool:
+def _move_seam(a: SectionDoc, b: SectionDoc, pa: list[PieceDoc], pb: list[PieceDoc], width: int,
+               reversed_columns: bool = False) -> bool:
     """Move the seam between ``pa`` (``a``'s last paragraph) and ``pb`` (``b``'s first) to its
     nearest clean place (``place_size_cuts``); False when there is none."""
     joined = pa + pb
     s = len(pa)
     places = []  # (piece index in joined, offset in that piece): the cut falls before that character
-    back = next((i for i in range(s - 1, 0, -1) if _opens_entry(joined, i)), None)
+    back = next((i for i in range(s - 1, 0, -1) if _opens_entry(joined, i, reversed_columns)), None)
     if back is not None:
         places.append((back, 0))
     elif len(a.paragraphs) > 1 and pa[0].kind in (TEXT, LABEL):
         places.append((0, 0))
-    fwd = next((j for j in range(1, len(pb)) if _opens_entry(joined, s + j)), None)
+    fwd = next((j for j in range(1, len(pb)) if _opens_entry(joined, s + j, reversed_columns)), None)
     if fwd is None and len(b.paragraphs) > 1:
         fwd = len(pb)
     if fwd is not None:
@@ -292,16 +317,17 @@ def _note_width(columns: list[int], small: bool) -> int:
 CLEAN, IN_TEXT, NOTE_APART = "clean", "text", "note"
 
 
-def seam_kind(before: PieceDoc, after: PieceDoc, notes: list[str] | None = None) -> str:
+def seam_kind(before: PieceDoc, after: PieceDoc, notes: list[PieceDoc] | None = None,
+              reversed_columns: bool = False) -> str:
     """``CLEAN`` (``clean_seam``, or classic words after their 注疏 entry), ``IN_TEXT`` (a run of
-    text parted at a line end, or after a note on one word, ``_ends_phrase``: ``notes`` the texts
-    of the notes standing together there, ``_notes_before``, by default ``before``'s) or
+    text parted at a line end, or after a note on one word, ``_ends_phrase``: ``notes`` the notes
+    standing together there, ``_notes_before``, by default ``before``'s) or
     ``NOTE_APART`` (the next section opens with a note, apart from the words it explains); for
     ``scripts/check_corpus.py --cuts``."""
     if after.kind in NOTE_KINDS:
         return NOTE_APART
     if after.kind == TEXT and (before.kind == TEXT and not clean_seam(before, after) or before.kind in NOTE_KINDS
-                               and not _ends_phrase(before if notes is None else notes)):
+                               and not _ends_phrase(before if notes is None else notes, reversed_columns)):
         return IN_TEXT
     return CLEAN
 
@@ -311,6 +337,8 @@ def size_cuts(doc: JuanDocument, width: int = 10 ** 6) -> list[tuple[int, str]]:
     paragraph (a cut for size), with its first line and ``seam_kind`` (``CLEAN`` too where the
     line before the cut ends a printed paragraph: ``_paragraph_ends``, ``width`` the file's full
     line, ``parser.full_width``)."""
-    return [(b.line, CLEAN if _clean_cut(a.paragraphs[-1], b.paragraphs[0], width)
-             else seam_kind(a.paragraphs[-1][-1], b.paragraphs[0][0], _notes_before(a.paragraphs[-1], len(a.paragraphs[-1]))))
+    turned = doc.columns_reversed
+    return [(b.line, CLEAN if _clean_cut(a.paragraphs[-1], b.paragraphs[0], width, turned)
+             else seam_kind(a.paragraphs[-1][-1], b.paragraphs[0][0], _notes_before(a.paragraphs[-1], len(a.paragraphs[-1])),
+                            turned))
             for chapter in doc.chapters for a, b in zip(chapter.sections, chapter.sections[1:]) if _cut_for_size(a, b)]
