@@ -117,7 +117,11 @@ def _difference(before: JuanDocument, after: JuanDocument, plain: JuanDocument, 
 
 
 def _first_difference(was: JuanDocument, now: JuanDocument) -> str:
-    """In words, the first structure ``now`` reads that ``was`` did not."""
+    """In words, the first structure ``now`` reads that ``was`` did not: a header or closing line,
+    a chapter heading, a section closer, else the first passage read as another kind or layer or
+    as other text, the corrected passage itself passed over where the passage after it reads alike
+    (論語注疏 卷四 仁 → 人 in 「觀過斯知仁矣」: 「仁矣」 read as a new passage of the classic after the
+    注, not the corrected passage named)."""
     if was.header_lines != now.header_lines:
         return f"the file's header lines become {now.header_lines[len(was.header_lines) - 1:]!r}" \
             if len(now.header_lines) > len(was.header_lines) else "the file's header lines change"
@@ -137,9 +141,21 @@ def _first_difference(was: JuanDocument, now: JuanDocument) -> str:
                 return f"a section closer reads {s_now.closer!r}, not {s_was.closer!r}"
     if was.trailer_lines != now.trailer_lines:
         return f"the file's closing lines become {now.trailer_lines!r}"
-    for a, b in zip(_pieces(was), _pieces(now)):
-        if (a.kind, a.effective_layer, a.source_tag) != (b.kind, b.effective_layer, b.source_tag) or \
-                not (a.text in b.text or b.text in a.text):
-            return f"the passage 「{a.text[:24]}」 ({a.kind}, {a.effective_layer}) is read as 「{b.text[:24]}」 " \
-                   f"({b.kind}, {b.effective_layer})"
+    pieces_was, pieces_now = _pieces(was), _pieces(now)
+    for k, (a, b) in enumerate(zip(pieces_was, pieces_now)):
+        same_kind = (a.kind, a.effective_layer, a.source_tag) == (b.kind, b.effective_layer, b.source_tag)
+        if same_kind and (a.text in b.text or b.text in a.text):
+            continue
+        after_was, after_now = pieces_was[k + 1:k + 2], pieces_now[k + 1:k + 2]
+        if same_kind and after_was and after_now and (after_was[0].kind, after_was[0].effective_layer,
+                                                      after_was[0].text) == (after_now[0].kind,
+                                                                             after_now[0].effective_layer,
+                                                                             after_now[0].text):
+            continue  # the corrected passage itself: the passage after it reads alike
+        if not same_kind and len(pieces_now) > len(pieces_was) and k:
+            before = pieces_now[k - 1]
+            return f"it reads a new passage 「{b.text[:24]}」 ({b.kind}, {b.effective_layer}) after " \
+                   f"「{before.text[:24]}」 ({before.kind}, {before.effective_layer})"
+        return f"the passage 「{a.text[:24]}」 ({a.kind}, {a.effective_layer}) is read as 「{b.text[:24]}」 " \
+               f"({b.kind}, {b.effective_layer})"
     return "the passages are cut otherwise"

@@ -150,3 +150,20 @@ def test_a_file_with_a_warning_of_its_own_is_read_without_the_correction_too(db,
     with_, without = (parse_source(text, name) for name, text in parses)
     assert with_.warnings == without.warnings == [
         "KR1d0026_007.txt:217:1: a page marker naming a page named earlier in the file (the same page twice): kept as it is"]
+
+
+def test_the_message_names_the_passage_the_correction_changes_not_itself():
+    """論語注疏 卷四: 仁 → 人 in 「子曰人之過也各於其黨觀過斯知仁矣」 reads back with 「仁矣」 as a new passage
+    of the classic after 孔安國's 注 (the file's reading of where the classic goes on changes); the
+    refusal named the corrected passage itself, read as exactly the text asked for."""
+    path = SHARED / "corpus" / "kanripo-jingbu" / "KR1h0007" / "KR1h0007_004.txt"
+    text = path.read_text(encoding="utf-8")
+    at = text.index("各於其黨觀過斯知仁矣") + 8
+    corrected = text[:at] + "人" + text[at + 1:]
+    was, now = (parse_source(t, path.name, work_title="論語注疏", juan_number=4) for t in (text, corrected))
+    assert readback._first_difference(was, now) == (
+        "it reads a new passage 「仁矣」 (text, classic) after 「孔曰黨黨類小人不能為君子之行非小人之過當恕而勿責」 (note, commentary)")
+    # the same passage corrected where nothing else changes reads no difference of its own
+    at = text.index("各於其黨觀過斯知仁矣") + 2
+    quiet = parse_source(text[:at] + "于" + text[at + 1:], path.name, work_title="論語注疏", juan_number=4)
+    assert readback._shape(quiet) == readback._shape(was)
