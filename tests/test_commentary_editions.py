@@ -291,6 +291,22 @@ def test_hanshu_commentators_and_song_remarks():
     ]
 
 
+def test_hanshu_variant_names_of_quoted_men_read_as_them():
+    """前漢書 卷一: 文潁曰 (潁 for 穎, as 史記集解 prints him too; 8 times in the book) opens 文穎's part, as 文頴曰
+    does; 蔡邕曰, printed 3 times in the book between other men's glosses (李斐曰…蔡邕曰…應劭曰…師古曰), opens his
+    (the table's rule: a man the text quotes by name and 曰 at least three times), not 李斐's or 如淳's. 蘇氏曰 stays
+    顏師古's: printed twice, and once beside 蘇林曰 with another reading (歇音遏 / 歇音毒歇), so not 蘇林."""
+    got = [(c, t) for c, _, _, t in notes(parse("kanripo-commentary/KR2a0007/KR2a0007_001.txt"))]
+    assert [(c, t) for c, t in got if t.startswith(("文潁曰", "蔡邕曰", "蘇氏曰"))] == [
+        ("顏師古", "蘇氏曰歇音遏絶之遏"), ("文穎", "文潁曰地名也"),
+        ("文穎", "文潁曰河南新鄭南至潁川南北皆韓地也以良累世相韓故因之"),
+        ("蔡邕", "蔡邕曰以犛牛尾為之如斗或在騑頭或在衡"),
+        ("蔡邕", "蔡邕曰古者上下共之咎繇與帝舜言稱朕屈原曰朕皇考至秦獨以為尊稱漢遂因之而不改也"),
+        ("蔡邕", "蔡邕曰皇子封為王者實古諸侯加號稱王故云諸侯王封為侯者謂之諸侯")]
+    k = got.index(("蔡邕", "蔡邕曰以犛牛尾為之如斗或在騑頭或在衡"))
+    assert got[k - 1] == ("李斐", "李斐曰天子車以黄繒為蓋裏纛毛羽幢也在乘輿車衡左方上注之")
+
+
 def test_houhanshu_remark_after_a_circle_is_editorial():
     pieces = parse("kanripo-commentary/KR2a0009/KR2a0009_001.txt").all_pieces()
     k = next(i for i, p in enumerate(pieces) if p.kind == NOTE and p.layer == EDITORIAL)
