@@ -10,7 +10,10 @@ the gunicorn workers share, see ``config/settings.py``) under a key made of:
 
 * the corpus version (``reader.stamp.corpus_version``: it changes after every committed
   change to the texts);
-* the search index version (``BaseSearchBackend.version()``: a new one for every write);
+* the search index version (``BaseSearchBackend.version()``: a new one for every write), the
+  generation the request's searches answer from, read once per request
+  (``BaseSearchBackend.one_generation``, around the whole request): while a worker warms a new
+  generation its requests answer from the one before and are kept under that one's name;
 * the code version (``code_version()``: a deploy of new code or templates changes it);
 * the scheme (``http``/``https``: pages hold absolute links), the host, the path and the
   query parameters the view reads, sorted by name: those it names (``cached_page(view,
@@ -32,7 +35,9 @@ most recently used entries are also kept in each process's memory (``_Recent``, 
 for the pages everyone is reading. Only 200 responses that set no cookie but the display
 cookie (a function of the URL and the cookie sent, both in the key: replayed with the page;
 a page with ``?size=m`` was built afresh for every client that kept no cookie), hold no CSRF
-token and touched no session (the browsable API's pages do), and are at most
+token and touched no session (the browsable API's pages do), were built from no value kept per
+corpus stamp given from before a change (``reader.stamp.watched``: another thread was computing
+the current one, and the answer is not the current stamp's), and are at most
 ``PAGE_CACHE_MAX_BYTES`` long, are kept. ``PAGE_CACHE_SECONDS = 0`` turns the cache off
 (the test settings do). Only a request whose session cookie names a real, signed-in
 session goes around the cache; a made-up ``sessionid`` does not.
@@ -71,7 +76,7 @@ from config.clients import signed_in
 from config.server_timing import mark
 
 from reader.display import COOKIE, Display, parse_cookie
-from reader.stamp import corpus_version
+from reader.stamp import corpus_version, watched
 from search.backends import get_search_backend
 
 logger = logging.getLogger(__name__)
@@ -347,6 +352,13 @@ class PageCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        # One index generation answers the whole request, the one its key names (read once:
+        # ``BaseSearchBackend.one_generation``), whether or not its answer is kept.
+        # A value kept per stamp given from before a change (``reader.stamp.watched``) is not kept.
+        with get_search_backend().one_generation(), watched() as older:
+            return self._answer(request, older)
+
+    def _answer(self, request, older: list):
         seconds = settings.PAGE_CACHE_SECONDS
         if not seconds or request.method not in ("GET", "HEAD"):
             return self.get_response(request)
@@ -376,7 +388,8 @@ class PageCacheMiddleware:
         # ConditionalGetMiddleware gives it no ETag, so keeping it would serve GETs without one.
         if request.method == "GET" and getattr(response, "page_cacheable", False) and response.status_code == 200 \
                 and set(response.cookies) <= {COOKIE} \
-                and not personal and not response.streaming and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
+                and not personal and not older \
+                and not response.streaming and len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
             kept = (response.content, [(h, v) for h, v in response.items() if h.lower() not in UNKEPT_HEADERS])
             if COOKIE in response.cookies:  # the display settings the URL chose: kept with the page
                 kept[1].append(("Set-Cookie", response.cookies[COOKIE].OutputString()))

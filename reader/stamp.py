@@ -21,7 +21,8 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -108,7 +109,30 @@ def connect_signals() -> None:
 #: the current one, waited for, never the one before (a value computed from another's stale one
 #: would be kept under the new stamp).
 _computing: ContextVar[bool] = ContextVar("kept_per_stamp_computing", default=False)
+#: Within ``watched``: the list it gives, to which ``KeptPerStamp.get`` adds each value it gives
+#: for a key other than the current one.
+_older: ContextVar[list | None] = ContextVar("kept_per_stamp_older", default=None)
 _NONE = object()
+
+
+@contextmanager
+def watched() -> Iterator[list]:
+    """Within it (a request: ``pages.caching.PageCacheMiddleware``), the list it gives holds the
+    key of each ``KeptPerStamp`` value given for a key other than the current one (the value
+    before, while another thread computes the current one): an answer built from one must not
+    be kept under the current stamp (the page cache keeps none). ``recheck`` is not used within
+    it: the key is read at every call (one ``stat``), so no value of the stamp before is given
+    as the current one. Nested, the outer one's list."""
+    older = _older.get()
+    if older is not None:
+        yield older
+        return
+    older = []
+    token = _older.set(older)
+    try:
+        yield older
+    finally:
+        _older.reset(token)
 
 
 class KeptPerStamp(Generic[T]):
@@ -148,7 +172,8 @@ class KeptPerStamp(Generic[T]):
     def get(self) -> T:
         """The value for the current key (see the class)."""
         moves = _moves[0]  # read before the key: a change after it is seen at the next call
-        if self._recheck:
+        older = _older.get()
+        if self._recheck and older is None:
             at, key, seen = self._checked
             found = self._values.get(key, _NONE)
             if found is not _NONE and seen == moves and time.monotonic() - at < self._recheck:
@@ -163,6 +188,8 @@ class KeptPerStamp(Generic[T]):
                 return found
             newest = next(reversed(self._values.values()), _NONE)
         if not self.computing.acquire(blocking=newest is _NONE or _computing.get()):
+            if older is not None:
+                older.append(key)
             return newest  # another thread computes it
         token = _computing.set(True)
         try:

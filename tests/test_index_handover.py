@@ -96,3 +96,30 @@ def test_a_generation_that_fails_to_load_is_met_by_the_next_search(servers, seed
     assert (str(b.current_link), name) in b.handover.failed
     with pytest.raises(Exception, match="juans.json"):
         b.search(SearchQuery("鵠"))
+
+
+def test_a_page_kept_while_the_generation_before_answers_is_not_served_after_the_swap(servers, seed_juan, client,
+                                                                                       page_cache):
+    """A worker's first search after a swap starts the hand-over and answers from the generation
+    before; the page cache's key named the new generation (read from the link before the search
+    started the hand-over), so the old answer was kept under it and served by every worker once the
+    new one answered (前漢書: commentator=顏師古 count 0, a cache hit for 7 days, where ?page=1 gave 588)."""
+    a, b, shared = servers
+    b.warm()
+    first = b.version()
+    held = threading.Event()
+    b.follow_in_background(lambda: held.wait(60))
+    a.replace_juans(set(), second_juan(seed_juan))
+    publish(a, shared)
+    name, _ = pull(b, shared)
+    before = client.get("/api/search/", {"q": "鵠"})
+    assert before.json()["count"] == 21  # the generation before answers while the new one warms
+    assert b.version() == first
+    held.set()
+    thread = b.handover.running(str(b.current_link))
+    thread.join(60)
+    assert b.version() == name
+    after = client.get("/api/search/", {"q": "鵠"})
+    assert after.json()["count"] == 42 and "cache" not in after.get("Server-Timing", "")
+    again = client.get("/api/search/", {"q": "鵠"})
+    assert again.json()["count"] == 42 and "cache" in again["Server-Timing"]  # the new answer is kept

@@ -1,10 +1,11 @@
 """reader.stamp.KeptPerStamp: a value kept per corpus stamp, computed by one thread while the
 others answer from the value before; the first call of a process waits for it."""
+import os
 import threading
 
 import pytest
 
-from reader.stamp import KeptPerStamp, corpus_changed, corpus_version
+from reader.stamp import KeptPerStamp, corpus_changed, corpus_version, watched
 
 
 class Slow:
@@ -145,3 +146,26 @@ def test_a_value_read_again_at_most_every_recheck_seconds_sees_its_own_process_c
     assert kept.get() == f"table 2 of {changed}" and kept.get() == f"table 2 of {changed}" and compute.calls == 2
     settings.SECTION_PAGE_CHARS = 300
     assert kept.get() == f"table 3 of {changed}" and compute.calls == 3
+
+
+def test_a_value_of_the_stamp_before_is_noted_when_watched(settings, tmp_path):
+    """Within ``watched`` (a request), a value given from before a change is noted, so that the
+    page cache keeps no answer built from it; a recheck does not hide another process's change."""
+    settings.PAGE_CACHE_STAMP = tmp_path / "stamp"
+    compute = Slow()
+    kept = KeptPerStamp(compute, recheck=60.0)
+    first = kept.get()
+    corpus_changed()
+    assert kept.computing.acquire(timeout=10)
+    try:
+        with watched() as older:
+            assert kept.get() == first
+        assert older == [corpus_version()]
+    finally:
+        kept.computing.release()
+    with watched() as older:
+        assert kept.get() == f"table 2 of {corpus_version()}" and older == []
+    os.utime(settings.PAGE_CACHE_STAMP, ns=(1, 1))  # as another process: not counted in this one's moves
+    with watched() as older:
+        assert kept.get() == f"table 3 of {corpus_version()}"  # read at once, not after 60 s
+    assert kept.get() == f"table 3 of {corpus_version()}"

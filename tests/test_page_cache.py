@@ -8,8 +8,10 @@ from django.utils.encoding import iri_to_uri
 
 from pages.caching import recent
 from reader.models import Piece
+from reader.stamp import corpus_changed
 from search.backends import get_search_backend
 from search.documents import documents_for_juan
+from search.service import _printed
 
 JUAN = "/works/禮書綱目/juan/10/"
 
@@ -434,3 +436,25 @@ def test_the_spellings_of_a_query_that_parse_the_same_share_one_key(client, rf, 
     phrase, spaced = '"大射 之儀"', '"大射  之儀"'
     assert _key(rf.get("/api/search/", {"q": phrase})) != _key(rf.get("/api/search/", {"q": spaced}))
     assert _key(rf.get("/api/search/", {"q": spaced + " "})) == _key(rf.get("/api/search/", {"q": spaced}))
+
+
+def test_a_page_built_from_a_table_of_the_stamp_before_is_not_kept(client, seed_juan, page_cache):
+    """While one thread reads the printed places again after a change, the others answer from
+    the table before (``KeptPerStamp``); a page built from it is answered but not kept under the
+    new stamp's key, where it would stay until the next change."""
+    url = "/api/search/?q=%E9%B5%A0"  # 鵠
+    assert client.get(url).json()["count"] == 21
+    assert _printed._values  # the hits' printed places, read for this page
+    corpus_changed()
+    recent.clear()  # this process's memory: the page of the stamp before, never asked for again
+    assert _printed.computing.acquire(timeout=10)  # another thread reads it: this one is given the table before
+    try:
+        before = client.get(url)
+        assert before.json()["count"] == 21 and "cache" not in before.get("Server-Timing", "")
+        assert page_cache._cache == {} and len(recent._items) == 0  # answered, not kept
+    finally:
+        _printed.computing.release()
+    fresh = client.get(url)
+    assert "cache" not in fresh.get("Server-Timing", "")
+    again = client.get(url)
+    assert again.json() == fresh.json() and "cache" in again["Server-Timing"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -541,6 +542,15 @@ class BaseSearchBackend:
         asks for ``rebuild_index``), or None if the backend keeps no index of its own to be
         stale (the memory backend) or has none yet."""
         return None
+
+    @contextmanager
+    def one_generation(self) -> Iterator[None]:
+        """Within it (a request: ``pages.caching.PageCacheMiddleware``), every search and every
+        ``version()`` answer from one index generation, the first one read, even if another is
+        swapped in or handed over meanwhile: what is kept under the version (the page cache,
+        the tables kept per generation) came from that generation. A write still starts from
+        the current one. Nothing by default: an engine without generations has one to answer from."""
+        yield
 
     def warm(self) -> None:
         """Read now what the first searches would otherwise wait for (called by gunicorn's

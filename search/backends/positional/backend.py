@@ -4,10 +4,12 @@ terms, NEAR, the filters of ``passage_filters``) over a ``Corpus``."""
 from __future__ import annotations
 
 import collections
+import logging
 import os
 import shutil
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -18,17 +20,19 @@ from search.backends import positional as package  # SEGMENT_CHARS, read at each
 from search.documents import ANALYSIS, SearchDocument
 from search.query_units import query_units
 
-from ..base import (BaseSearchBackend, SearchError, SearchQuery, SearchResults, caught_up, entries_of,
+from ..base import (BaseSearchBackend, IndexUnavailable, SearchError, SearchQuery, SearchResults, caught_up, entries_of,
                     juans_to_drop)
 from ..generations import GenerationStore, link_files
 from .corpus import Corpus
 from .format import PLACE_FIELDS, allowed_file, build_generation, deleted_file
-from .handover import Handover, warming as handover_warming
+from .handover import Handover, requested, warming as handover_warming
 from .hits import HitArray, _every_term, _LazyPassages, _merged, _passage_ranges, _same_length
 from .passage_filters import EVERY_EDITION, _edition_ranges, _passage_filter, _within
 from .results import _SECTION_HEAD, PositionalResults
 from .segment import _non_overlapping
 from .together import phrases_together
+
+logger = logging.getLogger(__name__)
 
 
 def _warm(corpus: Corpus) -> None:
@@ -101,10 +105,35 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         answering from the one loaded before (``handover``; gunicorn's ``post_worker_init``)."""
         self.handover.follow(warmers)
 
+    @contextmanager
+    def one_generation(self) -> Iterator[None]:
+        """``BaseSearchBackend.one_generation``: the corpus its first search or ``version()``
+        reads is kept for the rest of it (``handover.requested``); nested, the outer one's."""
+        token = requested.set({}) if requested.get() is None else None
+        try:
+            yield
+        finally:
+            if token is not None:
+                requested.reset(token)
+
     def version(self) -> str | None:
         """The generation searches answer from: while a new one warms (``handover``), the one
-        still answering, so that what is kept under this version came from it."""
-        return self.handover.answering_name(self._current) or super().version()
+        still answering, so that what is kept under this version came from it. Within
+        ``one_generation`` (a request), the one its searches answer from, read once (loaded
+        now if no search loaded it yet); None when there is no index or it cannot be read (then
+        nothing is kept under it; the search meets the error)."""
+        warming = handover_warming.get()
+        if warming is not None:
+            return Path(warming.path).name
+        if requested.get() is None:
+            return self.handover.answering_name(self._current) or super().version()
+        if not os.path.lexists(self._current):
+            return None  # no index yet: the first search makes an empty one
+        try:
+            return Path(self._corpus().path).name
+        except (OSError, SearchError, IndexUnavailable) as exc:  # IndexLinkError, IndexFormatError: the search says so
+            logger.warning("search index version not read: %s", exc)
+            return None
 
     def _corpus(self, now: bool = False) -> Corpus:
         """The generation searches answer from, loaded once per process (and again after a
@@ -116,6 +145,16 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         warming = handover_warming.get()
         if warming is not None and not now:
             return warming
+        pinned = None if now else requested.get()
+        if pinned is None:
+            return self._resolved(now)
+        corpus = pinned.get(self._current)
+        if corpus is None:
+            corpus = pinned[self._current] = self._resolved(now)
+        return corpus
+
+    def _resolved(self, now: bool) -> Corpus:
+        """``_corpus`` as the link and the hand-over give it now (see there)."""
         link = self._current
         try:
             target = os.readlink(link)

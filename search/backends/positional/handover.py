@@ -34,6 +34,12 @@ logger = logging.getLogger(__name__)
 #: In a thread warming a new generation: that generation's corpus, which its searches (the
 #: warmers') read and whose name ``version()`` gives there.
 warming: ContextVar[Corpus | None] = ContextVar("positional_warming", default=None)
+#: In a request (``PositionalIndexBackend.one_generation``): ``{link: the corpus it answers from}``,
+#: the first one its searches or ``version()`` read for each index, so that a page kept under the
+#: version came from it. Read once: a worker whose first search after a swap started the hand-over
+#: answered from the generation before while the page cache's key, read from the link before that
+#: search, named the new one, and the old answer was served under it by every worker after the swap.
+requested: ContextVar[dict[str, Corpus] | None] = ContextVar("positional_requested", default=None)
 
 
 class Handover:
