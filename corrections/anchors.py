@@ -130,8 +130,9 @@ def _near(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located:
     now = _now_reads(anchor, pieces) if not scored or 2 * scored[0][0][0] <= scored[0][0][1] else None
     if now is not None:
         (section, piece), start, reads = now
+        before, after = _read_now(anchor, pieces[(section, piece)], start, start + len(reads))
         return Located(None, reason=f"此處「{word}」今作「{reads}」 (its own text changed: between its context, "
-                                    f"「{anchor.before}」 and 「{anchor.after}」, section {section}, piece {piece}, "
+                                    f"「{before}」 and 「{after}」, section {section}, piece {piece}, "
                                     f"character {start} now reads 「{reads}」, not 「{word}」)")
     if not scored:
         return Located(None, reason=f"卷中已無「{word}」 (「{word}」 is no longer in the juan: it stood at {was}, "
@@ -149,6 +150,13 @@ def _near(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located:
     return Located(None, reason=f"「{word}」見於多處，無從定奪 (「{word}」 stands in {len(alike)} places of the juan "
                                 f"whose context agrees alike with its own ({shown}), {agree} of {context} "
                                 f"characters: {places}{', …' if len(alike) > 5 else ''})")
+
+
+def _read_now(anchor: Anchor, text: str, start: int, end: int) -> tuple[str, str]:
+    """The context of the place ``start``–``end`` of ``text`` as the juan now reads it, as many characters
+    each side as the anchor's own context: what a reason quotes (the anchor's context is the one it was last
+    found with, which an import that changed it no longer reads)."""
+    return text[max(0, start - len(anchor.before)):start] if anchor.before else "", text[end:end + len(anchor.after)]
 
 
 def _now_reads(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> tuple[tuple[int, int], int, str] | None:

@@ -1,6 +1,6 @@
 """After juans are stored again (a re-import), check the anchors of their accepted
-corrections (``recheck.recheck``): ``reader.signals.juans_changed`` after a command's
-commit, ``juans_changing`` inside a transaction (checked once it commits). An edition created
+corrections (``recheck.recheck``), in the transaction that stores each (``reader.signals.juans_stored``),
+so that the juan lands with them. An edition created
 with the slug of one that was removed takes back its proposals (``post_save`` of ``Edition``:
 ``reattach.reattach``), which its juans' recheck then looks for in the text; ``remove_texts``
 is told what they are (``reader.signals.removal_asked``: ``reattach.removal_lines``). And the
@@ -14,8 +14,8 @@ from django.db.models.signals import post_save
 from django.db.models import Exists, OuterRef
 
 from reader.models import Edition, Juan, Section
-from reader.signals import (editions_imported, juans_changed, juans_changing, naming_pieces, naming_titles,
-                            pieces_named, removal_asked, titles_unmade)
+from reader.signals import (editions_imported, juans_stored, naming_pieces, naming_titles, pieces_named, removal_asked,
+                            titles_unmade)
 from reader.stamp import KeptPerStamp
 
 from .models import ACCEPTED, BYLINE, HEADING, MAIN_TEXT, STRUCTURE, Proposal
@@ -26,34 +26,26 @@ from .recheck import recheck
 logger = logging.getLogger(__name__)
 
 
-def _recheck(changes) -> None:
+def on_juans_stored(sender, changes, **kwargs) -> None:
+    """``reader.signals.juans_stored`` (inside the transaction that stores them): recheck the corrections of
+    each new juan of ``changes`` (``[(new id, old id)]``) in that transaction, so that a juan lands with its
+    corrections re-anchored, set aside or told why they cannot be accepted, not when the command importing
+    it ends (``import_texts`` of several works tells the index, and so ``juans_changed``, once at the end).
+    A recheck that fails is rolled back to its own savepoint and logged: the import stands, and the overlay
+    skips what it cannot place. The import indexes the juan itself, after the commit, as rechecked."""
     ids = [new for new, _old in changes if new is not None]
     for juan in Juan.objects.filter(pk__in=ids).select_related("edition"):
         try:
-            recheck(juan)
+            with transaction.atomic():
+                recheck(juan, tell=False)
         except Exception:  # noqa: BLE001 - the import stands; the overlay skips what it cannot place
             logger.exception("corrections of juan %s not rechecked", juan.pk)
-
-
-def on_juans_changed(sender, changes, **kwargs) -> None:
-    """``reader.signals.juans_changed`` (after an import's commit): recheck the accepted corrections of each new
-    juan of ``changes`` (``[(new id, old id)]``); a change sent by the corrections themselves (``sender``
-    ``Proposal``) is not rechecked."""
-    if sender is not Proposal:
-        _recheck(changes)
-
-
-def on_juans_changing(sender, changes, **kwargs) -> None:
-    """``reader.signals.juans_changing`` (inside a transaction): the same recheck, once the transaction commits."""
-    if sender is not Proposal:
-        changes = list(changes)
-        transaction.on_commit(lambda: _recheck(changes))
 
 
 def on_edition_saved(sender, instance, created, raw=False, **kwargs) -> None:
     """``post_save`` of ``reader.models.Edition``: a new edition (not one loaded raw from a fixture)
     takes back the proposals of a removed edition of its slug (``reattach.reattach``), in the
-    transaction that creates it; its juans' ``juans_changed`` rechecks them."""
+    transaction that creates it; its juans' ``juans_stored`` rechecks them, in the same transaction."""
     if created and not raw:
         reattach(instance)
 
@@ -150,8 +142,7 @@ naming_pieces.connect(correctable, dispatch_uid="corrections_correctable")
 pieces_named.connect(corrected_runs, dispatch_uid="corrections_named")
 titles_unmade.connect(unmade_titles, dispatch_uid="corrections_unmade_titles")
 naming_titles.connect(retitled, dispatch_uid="corrections_retitled")
-juans_changed.connect(on_juans_changed, dispatch_uid="corrections_recheck")
-juans_changing.connect(on_juans_changing, dispatch_uid="corrections_recheck_changing")
+juans_stored.connect(on_juans_stored, dispatch_uid="corrections_recheck")
 post_save.connect(on_edition_saved, sender=Edition, dispatch_uid="corrections_reattach")
 removal_asked.connect(on_removal_asked, dispatch_uid="corrections_removal_asked")
 editions_imported.connect(on_editions_imported, dispatch_uid="corrections_editions_imported")

@@ -18,7 +18,7 @@ from .readback import misread
 from .workflow import ReviewError, _audit, _check_user_text, _reviewable, _tell
 
 
-def recheck(juan: Juan) -> list[Proposal]:
+def recheck(juan: Juan, *, tell: bool = True) -> list[Proposal]:
     """After ``juan`` was stored again: set aside each accepted correction of it whose anchor
     no longer matches (with the reason, audited as the system's), and move the anchor of each
     one found elsewhere; a pending proposal is moved the same way, and one whose text is gone
@@ -27,7 +27,9 @@ def recheck(juan: Juan) -> list[Proposal]:
     an earlier import set aside whose text this one holds again is accepted again
     (``_restore_set_aside``, decision 0070). An accepted layer correction that changes nothing
     (``overlay.changes_nothing``: its span is of its new layer without it) is set aside with the reason, so
-    that it stands in no real correction's way. Returns the proposals set aside."""
+    that it stands in no real correction's way. ``tell``: a correction accepted again gives the juan a new
+    version and tells the index (``workflow._tell``); False inside the transaction that stores the juan, whose
+    import indexes it itself once it commits (``receivers.on_juans_stored``). Returns the proposals set aside."""
     overlay = juan_overlay(juan)
     set_aside = []
     with transaction.atomic():
@@ -44,7 +46,7 @@ def recheck(juan: Juan) -> list[Proposal]:
                 _move(p, placed, texts[(placed.section, placed.piece)])
         restored, _why = _restore_set_aside(juan, [c for c in overlay.placed if c.proposal.kind in PLACED],
                                             exclude={p.pk for p in set_aside})
-        if restored:
+        if restored and tell:
             _tell(restored[0])  # the reading changed again: a new version, the juan reindexed once this commits
     return set_aside
 

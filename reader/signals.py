@@ -34,6 +34,14 @@ juans_changed = Signal()
 #: commit stands whatever the index does. Commands use ``juans_changed`` instead, to report it.
 juans_changing = Signal()
 
+#: Sent by the loader inside the transaction that stores juans (``load_document``, ``load_documents``),
+#: whatever ``index`` says, with ``changes`` as ``juans_changed`` has them (``(new, old)``; a juan kept as
+#: it was stored is left out): a receiver brings in step, in the same transaction, what it anchors in their
+#: text, so that each juan lands with it, not when the command that imports it ends
+#: (``corrections.receivers.on_juans_stored``: the juan's corrections looked for in its new text). A
+#: receiver keeps its own failure from undoing the import (a savepoint of its own, the failure logged).
+juans_stored = Signal()
+
 #: Sent by ``reader.citation.classic_runs`` with ``rows``, the stored pieces it read to name
 #: sections by their opening words, as ``PieceRun`` tuples (section id, position, text, kind, layer,
 #: layer_name, commentator, structure: ``"heading"`` for a line a correction made a heading).

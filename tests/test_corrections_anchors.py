@@ -82,10 +82,11 @@ def test_an_anchor_is_looked_for_at_its_first_place_first():
 
 def test_a_span_whose_context_changed_beside_it_says_what_it_now_reads():
     """論語注疏 卷四 §2 「觀過斯知仁矣」 read 「觀遇期知仁矣」: a correction of 「斯」 says 此處「斯」今作「期」, though
-    its context (「…觀過」) is not whole any more: the context aligned with its piece, the span reads 「期」."""
+    its context (「…觀過」) is not whole any more: the context aligned with its piece, the span reads 「期」; the
+    reason quotes the context as the piece now reads it (「…觀遇」)."""
     anchor = Anchor(2, 0, 12, 13, "斯", "子曰人之過也各於其黨觀過", "知仁矣")
     found = locate(anchor, {(2, 0): "子曰人之過也各於其黨觀遇期知仁矣", (2, 3): "事君數斯辱矣"})
-    assert found.reason == ("此處「斯」今作「期」 (its own text changed: between its context, 「子曰人之過也各於其黨觀過」 and "
+    assert found.reason == ("此處「斯」今作「期」 (its own text changed: between its context, 「子曰人之過也各於其黨觀遇」 and "
                             "「知仁矣」, section 2, piece 0, character 12 now reads 「期」, not 「斯」)")
     # a character inserted before it is the span's new reading too; half the context changed is not its place
     found = locate(anchor, {(2, 0): "子曰人之過也各於其黨觀過則斯知仁矣", (2, 3): "事君數斯辱矣"})

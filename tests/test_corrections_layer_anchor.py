@@ -65,7 +65,7 @@ def test_a_correction_whose_classic_changed_is_set_aside_not_moved_into_the_comm
     lines[82] = lines[82].replace("觀過斯知仁矣", "觀遇期知仁矣")
     path.write_bytes("\n".join(lines).encode("utf-8"))
     _import(path)
-    why = ("此處「斯」今作「期」 (its own text changed: between its context, 「子曰人之過也各於其黨觀過」 and 「知仁矣」, "
+    why = ("此處「斯」今作「期」 (its own text changed: between its context, 「子曰人之過也各於其黨觀遇」 and 「知仁矣」, "
            "section 2, piece 0, character 12 now reads 「期」, not 「斯」)")
     assert _state(made) == (SET_ASIDE, 2, 0, 12, 13, why)
     assert _state(note) == (SET_ASIDE, 2, 0, 12, 13, why)
@@ -95,7 +95,7 @@ def test_a_pending_proposal_stays_in_its_layer_and_returns_to_its_first_place(im
     path.write_bytes(changed.encode("utf-8"))
     _import(path)
     why = ("重新匯入後無從定位，無法採納 (after a re-import it is not found, and cannot be accepted: 此處「各」今作「名」 (its own "
-           "text changed: between its context, 「子曰人之過也」 and 「於其黨觀過斯知仁矣」, section 2, piece 0, character 6 now "
+           "text changed: between its context, 「子日人之過也」 and 「於其黨觀過斯知仁矣」, section 2, piece 0, character 6 now "
            "reads 「名」, not 「各」))")
     assert _state(made) == (PENDING, 2, 0, 6, 7, why)
     assert [a.action for a in made.audit.all()] == ["proposed", "unanchored"]

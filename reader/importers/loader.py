@@ -4,7 +4,9 @@
 at all, and re-importing the same work and juan replaces it (no duplicates). Once the
 transaction commits, the search index is updated for that juan: the loader sends
 ``reader.signals.juans_changing`` and ``search`` schedules its write (``transaction.on_commit``);
-or, with ``index=False``, the caller tells the index itself (``reader.signals.IndexBatches``).
+or, with ``index=False``, the caller tells the index itself (``reader.signals.IndexBatches``). Either
+way it sends ``reader.signals.juans_stored`` before the commit, so that what is anchored in the juan's
+text (its corrections) is brought in step in the same transaction and lands with it.
 With ``keep_unchanged`` a juan the document gives exactly as it is stored (``StoredForm``) is
 left as it is: nothing written, nothing for the index to do.
 """
@@ -26,7 +28,7 @@ from reader.editions import authors_agree
 from reader.counting import character_count
 from reader.models import Chapter, Edition, Juan, LibraryVersion, Piece, Section, Work
 from reader.pieces import is_note
-from reader.signals import index_deferred, juans_changing
+from reader.signals import index_deferred, juans_changing, juans_stored
 from reader.slugs import slug_problem, slugify, unique_slug
 
 from .document import MANDOKU, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
@@ -282,7 +284,17 @@ def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, editi
     script.
     """
     with transaction.atomic(), index_deferred():
-        return _load(doc, sha256, index, edition, script, keep_unchanged)
+        result = _load(doc, sha256, index, edition, script, keep_unchanged)
+        _tell_stored(load_document, [result])
+        return result
+
+
+def _tell_stored(sender, results: list[LoadResult]) -> None:
+    """``reader.signals.juans_stored`` of the juans ``results`` stored (not those kept unchanged), inside
+    the transaction that stores them: what hangs on their text (the corrections) lands with them."""
+    changes = [(r.juan.pk, r.old_juan_id) for r in results if not r.unchanged]
+    if changes:
+        juans_stored.send(sender=sender, changes=changes)
 
 
 #: Columns of a piece row, in the order ``_piece_row`` gives them.
@@ -414,6 +426,7 @@ def load_documents(docs: list[JuanDocument], sha256: str = "", index: bool = Tru
                 Juan.objects.filter(pk__in=results[0].superseded).delete()
                 if index:
                     juans_changing.send(sender=load_documents, changes=[(None, pk) for pk in results[0].superseded])
+        _tell_stored(load_documents, results)
         return results
 
 
