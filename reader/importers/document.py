@@ -236,6 +236,10 @@ class JuanDocument:
     #: How the layer step read the juan (``mandoku.edition_forms.detect_form``): ``"zhushu"`` (a 注疏
     #: edition), ``"danshu"`` (a 單疏本) or "" (any other book, or not read so).
     layer_form: str = ""
+    #: The title of a book bound inside the work whose own title page and byline the juan prints
+    #: (周易註疏's 周易略例: ``mandoku.header.Header.bound_title_line``): its text is that book's, no
+    #: front matter of the work; "" for any other juan.
+    bound_book: str = ""
     #: The key of the work this juan belongs to when the source names one (a Kanripo
     #: repository folder: ``KR1d0086``, ``KR1d0086-WYG``); "" to key by title and author.
     work_key: str = ""

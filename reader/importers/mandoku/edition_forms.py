@@ -69,5 +69,9 @@ def subcommentary_title(title: str) -> bool:
 
 def front_matter(doc: JuanDocument) -> bool:
     """Whether ``doc`` is a book's front matter rather than a 卷 of it: its label (the first
-    of its parts, ``目錄・孝經注解傳述人・…・孝經序``) is not a 卷 label (卷一, 卷第三上)."""
+    of its parts, ``目錄・孝經注解傳述人・…・孝經序``) is not a 卷 label (卷一, 卷第三上), and it is no book
+    bound inside the work printed under its own title and byline (``JuanDocument.bound_book``: 周易註疏's
+    周易略例, whose 注 opens 邢璹's notes inside the text as in the 卷 before it)."""
+    if doc.bound_book:
+        return False
     return not JUAN_LABEL.match(doc.juan_label.split("・")[0]) if doc.juan_label else doc.file_sequence == 0

@@ -25,7 +25,7 @@ from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
 from ..bylines import (DYNASTIES, NAME_MAX, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
                        listed_entries, office_line, parse_byline, several_authors, shared_role, spaced_out, unsigned_byline)
-from .juan_titles import part_name, unrepeated
+from .juan_titles import REPEATED, part_name, unrepeated
 from .lines import BLANK, IDEO_SPACE, PB, PB_ONLY, PILCROW
 from .volume_labels import VOLUME_LABEL
 
@@ -220,6 +220,9 @@ class Header:
     #: The title a juan's title line prints where it names the book of the work the juan is in,
     #: not the work (三國志's juans print 魏志: ``book_title_line``); "" for the others.
     book: str = ""
+    #: Whether ``book`` is the title of a book bound inside the work whose own title page the juan
+    #: prints (``bound_title_line``: 周易註疏's 周易略例), not of a book the work is made of.
+    bound: bool = False
 
     def property_line(self, line: str) -> None:
         m = PROPERTY.match(line)
@@ -285,6 +288,27 @@ class Header:
             return m
         return None
 
+    def bound_title_line(self, line: str, found: dict) -> re.Match | None:
+        """The title line of a book bound inside the work, on its own title page: 周易註疏 appends 王弼's
+        周易略例 with 邢璹's 注 and 陸德明's 音義, and its file opens (no collection line above) with
+        ``　周易略例`` over the book's byline ``　　魏王弼著　唐郉璹注　陸德明音義``, and ends with ``　周易略例``
+        alone. Kanripo names such a file by the bound book's title and the heading the file prints
+        (``#+PROPERTY: JUAN 周易略例周易略例``: ``juan_titles.REPEATED``); the heading that is the book's title
+        itself, printed alone one U+3000 in at the top of the file, is the juan's title line. Its
+        title is kept (``book``) so that the end title is read as the juan's closing line. A heading
+        that goes on after the title (``周易略例序``, a preface over its writer's byline) is no title
+        line of the book. None for any other line, and once a title or the book's title is known."""
+        if "collection" in found or self.book or self.tls:
+            return None
+        label = REPEATED.match(self.prop("JUAN").strip())
+        if not label or label["heading"] != label["title"]:
+            return None
+        m = re.match(r"^\u3000(?P<title>" + re.escape(label["title"]) + r")(?P<label>)(?P<note>)(?P<sep>)(?P<rest>)¶?$",
+                     line)
+        if m:
+            self.book, self.bound = m["title"], True
+        return m
+
     def of_book(self, title: str) -> bool:
         """Whether ``title`` (a title or closing line's, before its 卷 label) is the book's title
         the juan's title line printed (``book_title_line``), up to ``TITLE_VARIANTS``."""
@@ -301,7 +325,8 @@ class Header:
         m = CLOSING.match(line)
         end = CLOSING_END.match(line)
         bare = BARE_END.match(line) if at_end else None
-        if bare and bare["title"].translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS):
+        if bare and (bare["title"].translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS)
+                     or self.of_book(bare["title"])):
             return True
         if end and end["title"].translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS):
             return True
@@ -480,7 +505,7 @@ class Header:
                 i += 1
                 continue
             if "title" not in found:
-                m = self.title_line(line) or self.book_title_line(line, found)
+                m = self.title_line(line) or self.book_title_line(line, found) or self.bound_title_line(line, found)
                 if m and not (m["rest"] and "(" in m["rest"] and not m["rest"].endswith(")")):
                     found["title"] = m
                     i += 1

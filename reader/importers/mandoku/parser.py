@@ -176,6 +176,7 @@ class _Parser(LineLoop):
         doc.header_lines = lines[:head_end]
         doc.trailer_lines = lines[trailer_start:]
         section_names = fill_metadata(doc, self.header, found, self.text, self.path, self.readme)
+        doc.bound_book = self.header.book if self.header.bound else ""  # 周易註疏's 周易略例
         units = self.scan_body(lines, head_end, trailer_start, nl)
         old_juans(units)  # 檀弓第三(…)卷之二: the old edition's juan, the heading's category
         if not readings_part(doc.header_lines):  # 管子 牧民第一(…)經言一: the 篇's group, the heading's category
