@@ -13,10 +13,11 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from corrections.models import ACCEPTED, SET_ASIDE, Proposal
+from corrections.models import ACCEPTED, PENDING, SET_ASIDE, Proposal
 from corrections.workflow import accept, propose
 from reader.management.commands import import_texts
 from reader.models import Juan, Piece
+from search.backends import SearchQuery
 
 from .conftest import SHARED
 from .test_corrections import account
@@ -79,12 +80,15 @@ def test_the_reason_quotes_the_context_as_the_new_import_reads_it(corrected):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_juans_corrections_are_set_aside_when_it_lands_not_when_the_command_ends(corrected, tmp_path, monkeypatch):
-    """One ``import_texts`` of 卷四 (changed), then 六臣註文選's 卷首 and four juans of 新唐書 (six files: the index
+def test_a_juans_corrections_are_set_aside_when_it_lands_not_when_the_command_ends(corrected, tmp_path, monkeypatch,
+                                                                                    search_backend):
+    """One ``import_texts`` of 卷四 (its 黨…矣 read 類…兮: an accepted 矣 → 也 and a pending 黨 → 羣), then 六臣註文選's 卷首 and four juans of 新唐書 (six files: the index
     is written once, at the end): at the moment each juan lands (``WorkProgress.landed``, called after its
     transaction committed), the correction's status is what 卷四's text asks."""
     path, raw, made = corrected
-    _copy(path, raw, "各於其黨觀過斯知仁矣", "各於其黨觀過斯知仁兮")
+    pending = propose(account("cp", "contributor"), Juan.objects.get(edition__slug=SLUG, number=4), kind="text",
+                      section=2, piece=0, start=9, end=10, replacement="羣", reason="他本")
+    _copy(path, raw, "各於其黨觀過斯知仁矣", "各於其類觀過斯知仁兮")
     for name in ("KR4h0003/KR4h0003_000.txt", "KR2a0009/KR2a0009_121.txt", "KR2a0009/KR2a0009_122.txt",
                  "KR2a0009/KR2a0009_123.txt", "KR2a0009/KR2a0009_124.txt"):
         (tmp_path / "more" / name).parent.mkdir(parents=True, exist_ok=True)
@@ -93,18 +97,24 @@ def test_a_juans_corrections_are_set_aside_when_it_lands_not_when_the_command_en
     landed = import_texts.WorkProgress.landed
 
     def watch(self, juan, *args, **kwargs):
-        p = Proposal.objects.get(pk=made.pk)
-        seen.append((juan.edition.slug, juan.number, p.status, p.status_reason, _classic()))
+        p, q = Proposal.objects.get(pk=made.pk), Proposal.objects.get(pk=pending.pk)
+        seen.append((juan.edition.slug, juan.number, p.status, p.status_reason, q.status, q.status_reason, _classic()))
         return landed(self, juan, *args, **kwargs)
 
     monkeypatch.setattr(import_texts.WorkProgress, "landed", watch)
     call_command("import_texts", str(path.parent), str(tmp_path / "more" / "KR4h0003"), str(tmp_path / "more" / "KR2a0009"),
                  stdout=open("/dev/null", "w"))
-    why = ("此處「矣」今作「兮」 (its own text changed: between its context, 「之過也各於其黨觀過斯知仁」 and 「」, "
+    why = ("此處「矣」今作「兮」 (its own text changed: between its context, 「之過也各於其類觀過斯知仁」 and 「」, "
            "section 2, piece 0, character 15 now reads 「兮」, not 「矣」)")
-    set_aside = (SET_ASIDE, why, "子曰人之過也各於其黨觀過斯知仁兮")
+    unplaced = ("重新匯入後無從定位，無法採納 (after a re-import it is not found, and cannot be accepted: 此處「黨」今作「類」 "
+                "(its own text changed: between its context, 「子曰人之過也各於其」 and 「觀過斯知仁兮」, section 2, piece 0, "
+                "character 9 now reads 「類」, not 「黨」))")
+    set_aside = (SET_ASIDE, why, PENDING, unplaced, "子曰人之過也各於其類觀過斯知仁兮")
     assert seen == [(SLUG, 4, *set_aside), ("KR4h0003", 0, *set_aside), ("KR2a0009", 121, *set_aside),
                     ("KR2a0009", 122, *set_aside), ("KR2a0009", 123, *set_aside), ("KR2a0009", 124, *set_aside)]
+    # the index, written once at the end, reads the juan as rechecked
+    assert search_backend.search(SearchQuery("其類觀過斯知仁兮")).count == 1
+    assert search_backend.search(SearchQuery("其類觀過斯知仁也")).count == 0
 
 
 @pytest.mark.django_db(transaction=True)
