@@ -46,6 +46,7 @@ from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
 from reader.importers.document import TEXT as MAIN_TEXT
 from reader.importers.loader import juan_to_document, render_source
 from reader.juan_heads import BYLINE, juan_end, juan_head
+from reader.juan_labels import short_label
 from reader.models import Chapter, Juan, Piece, Section
 from reader.people import byline_pieces, cited_people, section_people
 from reader.pieces import NOTE_HOLDING_KINDS, is_classic
@@ -522,7 +523,7 @@ def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edi
 def juan_div(work, juan) -> ET.Element:
     """One juan as ``<div type="juan">`` (see the module docstring)."""
     juan_div = ET.Element("div", {"type": "juan", "n": str(juan.number)})
-    _sub(juan_div, "head", f"{work.title}{juan.label}" if juan.label else work.title)
+    _sub(juan_div, "head", f"{work.title}{short_label(juan.label)}" if juan.label else work.title)
     _printed_head(juan_div, juan_head(juan.header))  # the juan's title line and bylines as printed
     for cv in chapter_views(juan, overlay=juan_overlay(juan) or None):  # the corrected reading
         chapter_div = _sub(juan_div, "div", type="chapter", n=str(cv.chapter.position))

@@ -12,6 +12,7 @@ from reader.citation import (juan_citation_text, permalink, section_citation, se
                              set_piece_titles)
 from reader.matter import set_matter
 from reader.juan_heads import juan_end, juan_head
+from reader.juan_labels import short_label
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from reader.shelving import decided_shu
@@ -31,6 +32,7 @@ PAGE_BREAK = re.compile(r"<pb:([^>]+)>")
 class JuanSummarySerializer(serializers.ModelSerializer):
     """A juan in a work's list: number, label, chapter titles and its API URL."""
 
+    label = serializers.SerializerMethodField()
     chapters = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
     reading_url = serializers.SerializerMethodField()
@@ -38,6 +40,11 @@ class JuanSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Juan
         fields = ["number", "label", "chapters", "url", "reading_url"]
+
+    def get_label(self, juan) -> str:
+        """The juan's label as the book titles it, a file of several printed 卷 of one juan by their range
+        (``卷二十八上至卷二十八下``, ``reader.juan_labels.short_label``, decision 0089); "" for a file without a title line."""
+        return short_label(juan.label)
 
     def get_chapters(self, juan) -> list[dict[str, str]]:
         """The juan's chapters in order: ``[{"title": "射禮", "category": ""}, …]`` (prefetched ``chapters``)."""
@@ -357,7 +364,7 @@ def juan_structure(juan, chapters, request) -> dict:
         "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),
         "number": juan.number,
-        "label": juan.label,
+        "label": short_label(juan.label),  # a file of several printed 卷 of one juan: their range (0089)
         # the juan's title line and bylines as the book prints them over its text (reader.juan_heads)
         "printed_head": head_rows(juan_head(juan.header)),
         # its end title as printed after its last chapter (Juan.trailer: 世說新語下卷下(終))
@@ -504,7 +511,7 @@ def section_structure(juan, chapter, view, request, heading_notes=()) -> dict:
     return {
         "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),
-        "juan": {"number": juan.number, "label": juan.label},
+        "juan": {"number": juan.number, "label": short_label(juan.label)},
         "chapter": {"position": chapter.position, "title": chapter.title, "category": chapter.category},
         **section_data,
         "pages": section_pages(view, request),

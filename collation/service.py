@@ -51,7 +51,7 @@ from config.budget import check
 from corrections.overlay import juan_overlay
 from reader.citation import read_title
 from reader.importers.document import LABEL, NOTE, RECORD, RECORD_NOTE, TEXT
-from reader.juans import parse_label
+from reader.juan_labels import parse_label
 from reader.models import Juan, Piece
 
 from .align import ADDED, CLASSES, COLLATE_ADVICE, GLYPH, MISSING, align, pair, similarity
@@ -341,7 +341,7 @@ def pair_sections(base_sections, witness_sections, texts) -> list[tuple[int | No
 def corresponds(juan, other) -> bool:
     """Whether ``other`` (a juan of another edition; anything with ``label`` and ``number``)
     is the same juan of the book as ``juan``: the same label; two labels that read as the same
-    juan (``reader.juans.parse_label``: 卷十 and 卷第十); the same number when either has no
+    juan (``reader.juan_labels.parse_label``: 卷十 and 卷第十); the same number when either has no
     label. Two juans whose labels name different juans never correspond, whatever their
     numbers (Kanripo's 卷八 is its file 10, the seed's 卷十 is number 10 too)."""
     if juan.label and other.label:

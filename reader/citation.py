@@ -16,10 +16,10 @@ from django.db.models import Prefetch, Q
 from django.utils.encoding import uri_to_iri
 
 from characters.clusters import clusters
-from reader.numerals import int_to_chinese
 
 from .juan_heads import work_part
-from .juans import APPENDIX, Content, front_or_back, juan_contents, short_label
+from .juan_labels import shown_label
+from .juans import APPENDIX, Content, front_or_back, juan_contents
 from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, section_byline
 from .matter import matter_writer
@@ -28,14 +28,11 @@ from .signals import naming_pieces, naming_titles, pieces_named, titles_unmade
 
 
 def juan_label(juan) -> str:
-    """``卷十`` as the book writes it (the parts of one juan written once: ``卷二十七上至下之下``,
-    ``reader.juans.short_label``); ``卷十`` from the number when the file had no title line."""
-    if juan.label:
-        return short_label(juan.label)
-    try:
-        return "卷" + int_to_chinese(juan.number)
-    except ValueError:
-        return f"卷{juan.number}"
+    """``卷十`` as the book writes it (``Juan.display_label``: a file of several printed 卷 of one juan by
+    their range, ``卷二十七上至卷二十七下之下``, ``reader.juan_labels.short_label``, decision 0089); ``卷十``
+    from the number when the file had no title line (``Juan.display_label`` reads the same; this takes
+    any object with ``label`` and ``number``: a proposal's place whose juan is gone)."""
+    return shown_label(juan.label, juan.number)
 
 
 #: Most characters of main text an untitled section is cited by (its opening words).

@@ -12,7 +12,6 @@ from django.urls import reverse
 
 from catalogue.catalogue import BU, bu_of, get_class
 from reader.citation import section_heading, section_label
-from reader.juans import short_label
 from reader.shelving import shu_anchor
 
 
@@ -74,8 +73,10 @@ def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: s
     work's title links there and the edition's name in words (``Edition.name``) to the edition's
     page. A work with one edition is that edition: one step, its title, to the edition's page
     (``/works/<slug>/``), which names the edition itself. Then the juan's label as the book
-    prints it (卷十, ``reader.juans.short_label``; to ``juan_url`` or the juan's page, at the
-    section's anchor on a section's pages); the section's heading
+    prints it (卷十; ``Juan.display_label``, a file of several printed 卷 of one juan by their range,
+    卷一上至卷一下, decision 0089), but on a section's pages the printed 卷 its chapter is in where the
+    juan records it (``Chapter.printed_juan``: 卷一下, as its citation names it); to ``juan_url`` or the
+    juan's page, at the section's anchor on a section's pages; the section's heading
     (``reader.citation.section_heading``, else its § number); ``tail``, the page's own name (校勘, 引文地圖)."""
     if juan is not None and juan.work_id == edition.work_id:
         edition.work = juan.work  # the juan's work, already loaded with it: no query for the edition's
@@ -89,7 +90,9 @@ def crumb_trail(edition, juan=None, section=None, tail: str = "", *, juan_url: s
         steps.append(Crumb(work.title, edition.get_absolute_url()))
     if juan is not None:
         anchor = f"#s{section.position}" if section and not tail else ""
-        steps.append(Crumb(short_label(juan.display_label), (juan_url or juan.get_absolute_url()) + anchor))
+        # a section of a file of several printed 卷 names the 卷 its chapter is in (卷一下), as its citation does
+        printed = getattr(section.chapter, "printed_juan", "") if section else ""
+        steps.append(Crumb(printed or juan.display_label, (juan_url or juan.get_absolute_url()) + anchor))
     if section:
         steps.append(Crumb(section_heading(section) or section_label(section),
                            section.get_absolute_url() if tail else ""))  # the page itself: no link

@@ -4,17 +4,12 @@ Kanripo numbers its files (``KR1d0086_012.txt`` is juan 12 in URLs), but the boo
 file 卷十: the files before it are front matter (序, 目錄) and 卷首上/中/下. URLs keep the file
 numbers; everything a reader sees or types uses the label, read here:
 
-- ``parse_label("卷十")`` → ``JuanLabel(number=10)``; ``"卷第十"``, ``"巻十"``, ``"十"``, ``"10"``,
-  ``"卷 10"`` read the same; ``"卷十上"`` → ``number=10, part="上"``; ``"卷首下"`` →
-  ``head=True, part="下"``; ``"卷二十七中之上"`` → ``number=27, part="中之上"``; ``"卷十考證"`` →
-  ``number=10, suffix="考證"`` (an appendix, not a juan of its own); anything else (``"序"``, ``"采輯羣書目"``) → None: front or back matter.
+- a label itself is read and shown by ``reader.juan_labels`` (``parse_label``, ``short_label``).
 - ``matching_juans(text, juans)``: the juans a typed label names (``卷十`` names 卷十, and 卷十上
   and 卷十下 when the book splits it; a label typed as written, such as ``序``, names itself).
 - ``juan_count(labels)``: the juans as the book counts them (卷一…卷八十五 are 85 juans, 卷十上
   and 卷十下 one), and the printed 卷 where the book divides some (卷十上 and 卷十下 two: 前漢書's
   100 卷 are printed as 120), with 卷首 and the rest of the front matter apart.
-
-Numerals: ``reader.numerals`` (the same reading the Kanripo importer gives 卷 labels).
 """
 from __future__ import annotations
 
@@ -23,55 +18,8 @@ from dataclasses import dataclass, replace
 
 from characters.clusters import clip
 from reader.juan_heads import juan_head
-from reader.numerals import NUMERAL_CHARS, chinese_to_int, well_formed
-
-_LABEL = re.compile(rf"^(?:[卷巻]\s*)?(?:第|之)?\s*(?:(?P<num>[{NUMERAL_CHARS}]+)|(?P<head>首))"
-                    r"\s*(?P<part>(?:[上中下](?:之[上中下])?)?)\s*(?P<suffix>.*)$")
-
-
-@dataclass(frozen=True)
-class JuanLabel:
-    """A juan label read: ``number`` (10 for 卷十, None for 卷首), ``head`` (卷首),
-    ``part`` (上/中/下, a part of one, 中之上, or "") and ``suffix`` (考證 for 卷十考證, or "")."""
-
-    number: int | None = None
-    head: bool = False
-    part: str = ""
-    suffix: str = ""
-
-    @property
-    def is_juan(self) -> bool:
-        """A numbered juan of the book (not 卷首, not an appendix such as 卷十考證)."""
-        return bool(self.number) and not self.suffix
-
-
-def parse_label(label: str) -> JuanLabel | None:
-    """Read a juan label (see the module docstring); None when it names no juan."""
-    text = (label or "").strip()
-    m = _LABEL.match(text)
-    if not m:
-        return None
-    if m["num"] is not None:
-        if not (text[0] in "卷巻" or m["num"].isascii() or not m["suffix"]):
-            return None  # 十三經序: a title that starts with a numeral, not a juan
-        try:
-            number = chinese_to_int(m["num"])
-        except ValueError:
-            return None
-        return JuanLabel(number=number, part=m["part"], suffix=m["suffix"].strip())
-    if text[0] not in "卷巻":
-        return None
-    return JuanLabel(head=True, part=m["part"], suffix=m["suffix"].strip())
-
-
-def malformed_numeral(label: str) -> bool:
-    """Whether the typed ``label`` reads as a juan label whose numeral is not written as a book
-    writes a number (``reader.numerals.well_formed``: ``卷十十``, which ``chinese_to_int`` adds up
-    to 20 and ``matching_juans`` would take for 卷二十); a label without a numeral (``序``, ``卷首``)
-    or read as written is not."""
-    m = _LABEL.match((label or "").strip())
-    return bool(m and m["num"] is not None and not well_formed(m["num"]))
-
+from reader.juan_labels import JuanLabel, parse_label, short_label
+from reader.numerals import NUMERAL_CHARS
 
 def juan_labels_of(juan) -> list[JuanLabel | None]:
     """The labels of a ``Juan`` read, one per part of a file that holds several
@@ -83,7 +31,7 @@ def juan_labels_of(juan) -> list[JuanLabel | None]:
 
 def matching_juans(text: str, juans) -> list:
     """The juans of ``juans`` (``Juan`` objects) that the typed ``text`` names, in their
-    order: the same label as written, else the same number, part and suffix (a typed label
+    order: the same label as written or as shown (``short_label``: 卷二十八上至卷二十八下), else the same number, part and suffix (a typed label
     without a part names every part: 卷十 names 卷十上 and 卷十下; a part names its own parts:
     卷二十七中 names 卷二十七中之上 and 卷二十七中之下)."""
     typed = (text or "").strip()
@@ -92,7 +40,7 @@ def matching_juans(text: str, juans) -> list:
     want = parse_label(typed)
     out = []
     for juan in juans:
-        if juan.label and typed in (juan.label.strip(), *juan.label.split("・")):
+        if juan.label and typed in (juan.label.strip(), short_label(juan.label.strip()), *juan.label.split("・")):
             out.append(juan)
             continue
         if want is None:
@@ -196,24 +144,6 @@ def juan_count(juans) -> JuanCount:
                      parts=parts)
 
 
-def short_label(label: str) -> str:
-    """A label that joins the parts of one juan (as the importer joins a file's parts with ・)
-    written once: ``卷二十七上・卷二十七中之上・…・卷二十七下之下`` → ``卷二十七上至下之下``,
-    ``卷一上・卷一下`` → ``卷一上至下``: the first part, 至, and the last part without what the
-    two share. Any other label is returned as it is (``序・目錄``, ``卷首中・卷首下``)."""
-    parts = (label or "").split("・")
-    if len(parts) < 2:
-        return label
-    read = [parse_label(p) for p in parts]
-    if any(r is None or r.number is None or not r.part for r in read) or len({r.number for r in read}) != 1:
-        return label
-    first, last = parts[0], parts[-1]
-    shared = 0
-    while shared < min(len(first), len(last)) and first[shared] == last[shared]:
-        shared += 1
-    return f"{first}至{last[shared:]}" if last[shared:] else label
-
-
 #: How an editors' appendix of collation notes ends its title (卷二考證; 左傳 writes 考証), or the name
 #: of the editors' collation notes printed with the work that titles their part (世説新語校語 in
 #: KR3l0002_001: 〈校語〉; the importer's ``mandoku.header.COLLATION_BOOKS``).
@@ -304,11 +234,16 @@ NAV_LABEL_CHARS = 8
 
 def nav_label(juan) -> str:
     """A juan named shortly, for a link to the previous or next juan: its display label
-    (``卷十``), but of a file that joins several titles (``序・目錄・…``, as the importer joins
-    front matter) the first alone with ``等``, and at most ``NAV_LABEL_CHARS`` characters
+    (``卷十``; a file of several printed 卷 of one juan by their range, ``卷二十八上至卷二十八下``, as
+    everywhere else, ``short_label``), but of a file that joins several titles (``序・目錄・…``, as the
+    importer joins front matter) the first alone with ``等``, and at most ``NAV_LABEL_CHARS`` characters
     then ``…`` (the full label goes in the link's title), cut between displayed characters
-    (``characters.clusters.clip``: a gaiji entity is one, never cut)."""
+    (``characters.clusters.clip``: a gaiji entity is one, never cut). A range is never cut: its end is
+    the 卷 the link leads to the last of."""
     label = juan.display_label
+    stored = getattr(juan, "label", "") or ""
+    if short_label(stored) != stored:
+        return label  # 卷二十八上至卷二十八下
     parts = [p for p in label.split("・") if p.strip()]
     short = parts[0] + "等" if len(parts) > 1 else label
     return clip(short, NAV_LABEL_CHARS)
@@ -350,7 +285,7 @@ def printed_entries(juans) -> list[PrintedJuan]:
     for juan in juans:
         chapters = list(juan.chapters.all())
         if not any(c.printed_juan for c in chapters):
-            entries.append(PrintedJuan(juan, short_label(juan.display_label), None, juan.contents,
+            entries.append(PrintedJuan(juan, juan.display_label, None, juan.contents,
                                        juan.appendices, getattr(juan, "section_count", 0)))
             continue
         groups: list[tuple[str, list]] = []

@@ -19,7 +19,7 @@ from catalogue.catalogue import CatalogueClass, bu_of, class_of, entry, get_clas
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
 from reader.editions import edition_name, reading_edition
-from reader.numerals import int_to_chinese
+from reader.juan_labels import shown_label
 from reader.people import people_text
 from reader.shelving import decided_shu
 from reader.pieces import (CLASSIC, DEFAULT_BASIS, DEFAULT_LAYER, LABEL, LAYER_BASES, LAYER_NAMES, LAYERS, LAYOUT,
@@ -423,14 +423,11 @@ class Juan(models.Model):
 
     @property
     def display_label(self) -> str:
-        """``卷十`` as written in the source; when the file had no title line, the number
-        written as citations write it (``reader.citation.juan_label``: ``卷二``, not ``卷 2``)."""
-        if self.label:
-            return self.label
-        try:
-            return "卷" + int_to_chinese(self.number)
-        except ValueError:   # beyond the numerals (10,000 and more): as citations write it
-            return f"卷{self.number}"
+        """``卷十`` as written in the source, a file of several printed 卷 of one juan by their range
+        (``reader.juan_labels.short_label``: ``卷二十八上至卷二十八下``, decision 0089); when the file had no
+        title line, the number written as citations write it (``reader.citation.juan_label``: ``卷二``,
+        not ``卷 2``)."""
+        return shown_label(self.label, self.number)
 
     def get_absolute_url(self):
         return reverse("reader:juan", args=[self.edition.slug, self.number])

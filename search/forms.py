@@ -6,7 +6,8 @@ from django import forms
 from catalogue.catalogue import get_class
 from config.converters import whole_number
 from config.paging import PAGING, one_value_errors as paging_errors  # noqa: F401 (PAGING re-exported)
-from reader.juans import malformed_numeral, matching_juans
+from reader.juan_labels import malformed_numeral
+from reader.juans import matching_juans
 from reader.models import Chapter, Edition, Juan, Work
 from reader.places import by_title
 

@@ -10,7 +10,8 @@ from django.core.management import call_command
 
 from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_readme
-from reader.juans import JuanCount, JuanLabel, juan_contents, juan_count, matching_juans, nav_label, parse_label, short_label
+from reader.juan_labels import JuanLabel, parse_label, short_label
+from reader.juans import JuanCount, juan_contents, juan_count, matching_juans, nav_label
 from reader.models import Edition, Juan, Piece, Work
 from search.service import edition_places
 from search.views import juan_labels
@@ -171,6 +172,10 @@ def test_previous_and_next_juan_links_name_one_juan_each_shortly(client, seed_ju
     assert nav_label(Juan(number=3, label=front)) == "漢書敘例等"
     assert nav_label(Juan(number=3, label="欽定禮記義疏卷首上之下附錄")) == "欽定禮記義疏卷首…"
     assert nav_label(Juan(number=3)) == "卷三"  # as citations write it
+    # a file of several printed 卷 of one juan: their range, never cut (it was 卷二十八上等, decision 0089)
+    assert nav_label(Juan(number=28, label="卷二十八上・卷二十八下")) == "卷二十八上至卷二十八下"
+    assert nav_label(Juan(number=27, label="卷二十七上・卷二十七中之上・卷二十七中之下・卷二十七下之上・卷二十七下之下")) \
+        == "卷二十七上至卷二十七下之下"
     for url in ("/works/禮書綱目/juan/10/", "/works/禮書綱目/juan/10/1/"):
         page = client.get(url).content.decode()
         assert f'aria-keyshortcuts="[" title="{front}">← 漢書敘例等</a>' in page
@@ -193,12 +198,15 @@ def test_a_book_cut_by_chapter_counts_chapters_not_juans():
 
 
 @pytest.mark.parametrize("label,shown", [
-    ("卷二十七上・卷二十七中之上・卷二十七中之下・卷二十七下之上・卷二十七下之下", "卷二十七上至下之下"),
-    ("卷一上・卷一下", "卷一上至下"), ("卷九十九上・卷九十九中・卷九十九下", "卷九十九上至下"),
+    ("卷二十七上・卷二十七中之上・卷二十七中之下・卷二十七下之上・卷二十七下之下", "卷二十七上至卷二十七下之下"),
+    ("卷一上・卷一下", "卷一上至卷一下"), ("卷九十九上・卷九十九中・卷九十九下", "卷九十九上至卷九十九下"),
     ("卷十", "卷十"), ("序・目錄", "序・目錄"), ("卷首中・卷首下", "卷首中・卷首下"), ("卷一・卷二", "卷一・卷二"),
+    ("卷中之上・卷下之上・卷下之下", "卷中之上・卷下之上・卷下之下"), ("卷十上・卷十上考證", "卷十上・卷十上考證"),
 ])
 def test_the_parts_of_one_juan_are_labelled_once(label, shown):
-    """前漢書 卷二十七 (one file of five parts) was labelled with all five in full."""
+    """前漢書 卷二十七 (one file of five parts) was labelled with all five in full; then 卷二十七上至下之下 where
+    卷二十八 read 卷二十八上・卷二十八下 elsewhere: a range of printed 卷, both ends in full (decision 0089).
+    世説新語's 卷中之上・卷下之上・卷下之下 is no range (卷中之下 is in another file)."""
     assert short_label(label) == shown
 
 

@@ -15,7 +15,7 @@ from reader.importers.loader import import_file
 from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.header import collation_part, file_juans, held_juans, page_edition, parse_readme
 from reader.importers.mandoku.printed_juans import part_lines
-from reader.juans import JuanCount, juan_contents, juan_count
+from reader.juans import JuanCount, juan_contents, juan_count, matching_juans
 from reader.models import Chapter, Juan, Section
 
 from .conftest import SHARED
@@ -414,3 +414,43 @@ def test_a_kaozheng_kanripo_misnames_is_cited_as_its_title_line_prints_it(tmp_pa
     last = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(
         juan=juan, chapter=chapters[1])
     assert citation_text(last).split("》")[1] == "卷八十四〈卷八十四考證〉（四庫全書・文淵閣本，葉 84-33a）"
+
+
+@pytest.mark.django_db
+def test_a_file_of_several_printed_juans_is_named_by_their_range_everywhere(tmp_path, client):
+    """前漢書 KR2a0007_027 holds 卷二十七上 … 卷二十七下之下 and _028 卷二十八上 and 卷二十八下: each is named by the
+    range of its printed 卷, both ends in full (decision 0089), on its page's title and heading, in the
+    links to the juans before and after it, the breadcrumb and the API; it was 「卷二十七上至下之下」 on one
+    page, 「卷二十八上・卷二十八下」 on another and 「卷二十八上等 →」 in a link. A section's breadcrumb names
+    the printed 卷 it is in, as its citation does: /juan/1/12/ is in 卷一下 (it read 卷一上至下). The range
+    typed in the search form's 卷 field names its juan."""
+    juans = imported(tmp_path, HANSHU, "KR2a0007_001.txt", "KR2a0007_027.txt", "KR2a0007_028.txt")
+    assert [j.display_label for j in juans] == ["卷一上至卷一下", "卷二十七上至卷二十七下之下", "卷二十八上至卷二十八下"]
+    slug = juans[0].edition.slug
+    page = client.get(f"/works/{slug}/juan/28/").content.decode()
+    assert re.search(r"<title>(.*?)</title>", page)[1] == "前漢書（四庫全書・文淵閣本）卷二十八上至卷二十八下 · 經注閱讀"
+    assert re.search(r'<span class="juan-label">(.*?)</span>', page)[1] == "卷二十八上至卷二十八下"
+    assert re.findall(r'<a rel="prev" href="[^"]+"[^>]*>(.*?)</a>', page)[0] == "← 卷二十七上至卷二十七下之下"
+    page = client.get(f"/works/{slug}/juan/27/").content.decode()
+    assert re.findall(r'<a rel="next" href="[^"]+"[^>]*>(.*?)</a>', page)[0] == "卷二十八上至卷二十八下 →"
+    assert re.findall(r'<a rel="prev" href="[^"]+"[^>]*>(.*?)</a>', page)[0] == "← 卷一上至卷一下"
+    crumbs = re.search(r'<nav class="crumbs" aria-label="位置">(.*?)</nav>', page)[1]
+    assert crumbs.endswith('<span aria-current="page">卷二十七上至卷二十七下之下</span>')
+    section = client.get(f"/works/{slug}/juan/1/12/").content.decode()
+    crumbs = re.search(r'<nav class="crumbs" aria-label="位置">(.*?)</nav>', section)[1]
+    assert re.sub(r"<[^>]+>", "", crumbs).split(" › ")[-2:] == ["卷一下", "五年冬十月漢王追…"]
+    assert f'<a href="/works/{slug}/juan/1/#s12">卷一下</a>' in crumbs
+    first = client.get(f"/works/{slug}/juan/1/").content.decode()
+    crumbs = re.search(r'<nav class="crumbs" aria-label="位置">(.*?)</nav>', first)[1]
+    assert crumbs.endswith('<span aria-current="page">卷一上至卷一下</span>')
+    edition = juans[0].edition_id
+    data = client.get(f"/api/editions/{edition}/juans/28/").json()
+    assert data["label"] == "卷二十八上至卷二十八下"
+    data = client.get(f"/api/editions/{edition}/juans/1/sections/12/").json()
+    assert data["juan"] == {"number": 1, "label": "卷一上至卷一下"}
+    assert data["citation"].split("》")[1].split("〉")[0] == "卷一下〈高帝紀第一下"
+    rows = client.get(f"/api/editions/{edition}/").json()["juans"]
+    assert [(r["number"], r["label"]) for r in rows] == [
+        (1, "卷一上至卷一下"), (27, "卷二十七上至卷二十七下之下"), (28, "卷二十八上至卷二十八下")]
+    assert [j.number for j in matching_juans("卷二十八上至卷二十八下", juans)] == [28]
+    assert [j.number for j in matching_juans("卷二十八下", juans)] == [28]

@@ -83,7 +83,7 @@ HL = "?hl=%E4%BA%94%E5%B9%B4%E5%86%AC%E5%8D%81%E6%9C%88%E6%BC%A2%E7%8E%8B%E8%BF%
 def test_a_hit_names_the_printed_juan_its_chapter_falls_in(client, histories):
     """/search/?q=五年冬十月漢王追項羽: the hit is in 卷一下 (its section's citation 《前漢書》卷一下〈高帝紀第一下〉),
     not the file's 卷一上・卷一下, on the page, in the API and in the CSV; the distribution, which counts
-    whole juans, keeps the juan's own label."""
+    whole juans, keeps the juan's own label (its printed 卷 by their range, decision 0089)."""
     q = "五年冬十月漢王追項羽"
     data = client.get("/api/search/", {"q": q}).json()
     assert data["results"] == [{
@@ -93,7 +93,7 @@ def test_a_hit_names_the_printed_juan_its_chapter_falls_in(client, histories):
         "juan": 1, "juan_label": "卷一下", "section": {"position": 12, "title": "", "name": "五年冬十月漢王追…"},
         "piece": 0, "before": "", "match": q, "after": "至陽夏南止軍與齊王信魏相國越期",
         "url": f"http://testserver/works/KR2a0007/juan/1/12/{HL}#s12-p0"}]
-    assert [(r["juan"], r["juan_label"]) for r in data["distribution"]["juans"]] == [(1, "卷一上・卷一下")]
+    assert [(r["juan"], r["juan_label"]) for r in data["distribution"]["juans"]] == [(1, "卷一上至卷一下")]
     assert where(client.get("/search/", {"q": q}).content.decode()) == ["前漢書 卷一下〈高帝紀第一下〉 §12「五年冬十月漢王追…」"]
     assert csv_rows(client, q) == [
         "work,juan,section,section_title,layer,before,match,after,url,commentator,reading,edition,edition_slug,"
@@ -143,9 +143,9 @@ def test_the_bars_name_the_printed_juan_and_the_part_as_the_hits_do(client, hist
     assert juans == [("前漢書 卷一上", 86), ("前漢書 卷一下", 9), ("三國志・魏志 卷一", 3)]
     assert {name.split(" §")[0] for name, _ in sections} == {"前漢書 卷一上", "前漢書 卷一下", "三國志・魏志 卷一"}
     assert [sum(n for name, n in sections if name.startswith(juan + " §")) for juan, _ in juans] == [86, 9, 3]
-    # the API's distribution counts whole juans, by the juan's own label, as before
+    # the API's distribution counts whole juans, by the juan's own label (the range of its printed 卷, 0089)
     assert [(r["juan"], r["juan_label"], r["count"]) for r in hits["distribution"]["juans"]] == [
-        (1, "卷一上・卷一下", 95), (1, "卷一", 3)]
+        (1, "卷一上至卷一下", 95), (1, "卷一", 3)]
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ from reader.crumbs import crumb_trail
 from reader.table_cells import CELL_MARK
 from reader.tables import paragraph_blocks
 from reader.citation import section_heading as _section_heading, section_label as _section_label
-from reader.juans import nav_label, short_label as _short_label
+from reader.juans import nav_label
 from reader.models import page_label
 from reader.people import shown_byline as _shown_byline
 from reader.display import COOKIE, Display, parse_cookie, to_simplified
@@ -423,12 +423,6 @@ def through(first, last) -> str:
     """A run of numbers as a page names it: ``3–5`` from ``first`` to ``last``, ``3`` for one
     (the sections a page of a juan holds: 第 3–5 節, 第 3 節; never 第 3–3 節)."""
     return str(first) if first == last else f"{first}–{last}"
-
-
-@register.filter
-def short_label(label: str) -> str:
-    """``reader.juans.short_label``: the parts of one juan written once (卷二十七上至下之下)."""
-    return _short_label(label)
 
 
 @register.filter
