@@ -18,6 +18,7 @@ from .citation import read_title
 from .display import Display
 from .importers.mandoku.column_order import closes_note, in_reading_order
 from .models import Chapter, Juan, Piece, Section
+from .people import byline_pieces
 from .paging import PAGE_PIECES, fragment, page_chars, plan, rows_of
 
 # ----------------------------------------------------------------------------- views of a juan
@@ -82,18 +83,22 @@ class SectionView:
         return n + sum(m for _, m in getattr(self.section, "title_segments", ()))
 
     @property
+    def shown_paragraphs(self) -> list[list[Piece]]:
+        """``paragraphs`` as the reading page shows them: a paragraph that opens with the rest of the note
+        that ends the paragraph before (one small-print note, ``one_printed_note``: its rest printed flush at
+        the top of the next column, which the line loop keeps in the paragraph of the text under it: 六臣註文選
+        卷一 §3's note on 班孟堅 under the byline's line, 卷三十三 §5's on the title 卜居) gives that rest to the
+        paragraph before, so the note reads as one (夾注: one bracket; 旁注: one number; 只看注: one row). A
+        paragraph left empty is not shown. Display only: the pieces keep their stored paragraph (exports,
+        the API)."""
+        return join_rests(self.paragraphs, {p.position: p for p in self.pieces()})
+
+    @property
     def gloss_paragraphs(self) -> list[list[Gloss]]:
-        """Per paragraph, each note with its words (see ``glosses``). A paragraph that opens with the
-        rest of the note that ends the paragraph before (one small-print note, ``one_printed_note``: its
-        rest printed flush at the top of the next column, which the line loop keeps in the paragraph of
-        the text under it) adds it to that note's row, as the book prints one note."""
+        """Per paragraph shown (``shown_paragraphs``), each note with its words (see ``glosses``)."""
         out, seen = [], self.page > 1
-        by_position = {p.position: p for p in self.pieces()}
-        for para in self.paragraphs:
+        for para in self.shown_paragraphs:
             found = glosses(para, self.layers, seen)
-            if out and found and not found[0].lemma and found[0].note is not None and out[-1][-1].note is not None \
-                    and one_printed_note(out[-1][-1].parts[-1], found[0].note, by_position):
-                out[-1][-1].more.extend(found.pop(0).parts)
             if found:
                 out.append(found)
             seen = seen or any(not p.is_note and not p.is_marker and piece_layer(p) == CLASSIC for p in para)
@@ -131,6 +136,47 @@ def one_printed_note(before, piece, by_position: dict) -> bool:
     between = [by_position.get(k) for k in range(low, high)]
     return all(p is not None and p.is_note and p.kind == piece.kind and getattr(p, "layout", None)
                and not closes_note(p) for p in between)
+
+
+def join_rests(paragraphs: list[list], by_position: dict) -> list[list]:
+    """``paragraphs`` (lists of pieces) with the pieces that open a paragraph as the rest of a note ending
+    the paragraph before (``one_printed_note`` of that note's last part, each piece with the one before it)
+    moved to the end of that paragraph; paragraphs so emptied dropped. The same lists where nothing moves."""
+    out: list[list] = []
+    for para in paragraphs:
+        k = 0
+        while out and out[-1] and k < len(para) and one_printed_note(out[-1][-1] if k == 0 else para[k - 1],
+                                                                     para[k], by_position):
+            k += 1
+        if k:
+            out[-1] = out[-1] + para[:k]
+            para = para[k:]
+        if para or not k:
+            out.append(para)
+    return out
+
+
+def number_notes(views) -> None:
+    """Number the notes of each of ``views`` (``SectionView``, not paged) in the order they are read, a
+    note stored in several parts (``one_printed_note``, across paragraphs too) once: each part carries the
+    note's number (``Piece.number``), as 只看注 lists it as one row; a note printing the section's byline
+    (``reader.people.byline_pieces``), shown as the byline, none. A paged section keeps the numbers
+    of its plan (``reader.paging.plan``: one a stored note), which reads no layout."""
+    for view in views:
+        if view.note_numbers:
+            continue
+        shown = view.pieces()
+        by_position = {p.position: p for p in shown}
+        byline = byline_pieces(view.section, shown)  # a note that is the byline's (屈平(王逸註)) has no marker
+        n, before = 0, None
+        for p in shown:
+            if p.is_note and p.position not in byline:
+                if one_printed_note(before, p, by_position) and getattr(before, "number", None) is not None:
+                    p.number = before.number
+                else:
+                    n += 1
+                    p.number = n
+            before = p
 
 
 def glosses(pieces: list[Piece], layers=frozenset(LAYERS), after_text: bool = True) -> list[Gloss]:
@@ -312,6 +358,7 @@ def chapter_views(juan: Juan, sections=None, page: int | None = None, overlay=No
             view.paragraphs = [para for para in view.paragraphs if para]
         view.paragraphs = [_read_in_order(para, juan.columns_reversed) for para in view.paragraphs]
         view.records = _read_in_order(view.records, juan.columns_reversed)
+    number_notes(views.values())
     titled = not any(cv.chapter.title for cv in chapters.values())  # a headless juan has no opening
     for cv in chapters.values():
         lift_heading_notes(cv)

@@ -111,19 +111,23 @@ def _paragraphs(page: str, position: int) -> list[str]:
 
 def test_the_rest_of_a_note_in_the_next_paragraph_is_not_labelled_again(db):
     """六臣註文選 卷一 §3: 李善's note on 班孟堅 runs on from the byline's line to the top of the
-    next column (…載籍顯 | 宗時除…), whose rest keeps its own paragraph: the page showed a second
+    next column (…載籍顯 | 宗時除…), whose rest keeps its own stored paragraph: the page showed a second
     李善 before 宗時除. The rest reads on from the paragraph before (one note: no tag, no second
-    hidden label; a bracket round each paragraph's part)."""
+    hidden label), and the page shows it in that paragraph, one bracket round the note
+    (``SectionView.shown_paragraphs``: 「…博貫載籍顯〕」 / 「〔宗時除蘭臺令史…」 before)."""
     with muted():
         import_file(LIUCHEN)
     client = Client()
     page = client.get("/works/KR4h0003/juan/1/3/", {"notes": "inline", "layout": "horizontal"}).content.decode()
     paragraphs = _paragraphs(page, 3)
     assert len(paragraphs) == 3
-    assert paragraphs[1].endswith('<span class="note joins-previous layer-commentary" data-layer="注" id="s3-p2" '
-                                  'role="note">人也年九歳能屬文長遂博貫載籍顯</span>')
-    assert paragraphs[2].startswith('<span class="note joins-next layer-commentary" data-layer="注" id="s3-p5" '
-                                    'role="note">宗時除蘭臺令史遷為郎乃上兩都賦大將軍</span>')
+    assert ('<span class="note joins-previous joins-next layer-commentary" data-layer="注" id="s3-p2" '
+            'role="note">人也年九歳能屬文長遂博貫載籍顯</span><span class="note joins-previous joins-next '
+            'layer-commentary" data-layer="注" id="s3-p5" role="note">宗時除蘭臺令史遷為郎乃上兩都賦大將軍</span>') \
+        in paragraphs[1]
+    assert paragraphs[1].startswith('<span class="byline section-byline" id="s3-p1">班孟堅</span>')
+    assert paragraphs[1].endswith('陽西土父老怨帝不都長安固作兩都賦以諷</span>')
+    assert paragraphs[2].startswith('<span class="text" id="s3-p9">或曰賦者古詩之流也</span>')
     # no tag in the section (李善 before 宗時除 was the first of four: the others, test below)
     assert TAGGED.findall(page) == []
     assert page.count('<span class="visually-hidden">注（李善）：</span>') == 18  # 19 with the one before 宗時除
@@ -134,8 +138,8 @@ def test_the_rest_of_a_note_in_the_next_paragraph_is_not_labelled_again(db):
 
 def test_a_new_note_at_a_paragraphs_head_keeps_its_label(db):
     """楚辭 卷四 §17: the note on 悲回風 (a paragraph of its own, after a paragraph whose last note
-    is 王逸's too) is a new note and keeps its tag 王逸; its rest (終沈汨羅…, the next paragraph)
-    has none. Every other tag as before: one before each 王逸 note after a 補曰 of 洪興祖's."""
+    is 王逸's too) is a new note and keeps its tag 王逸; its rest (終沈汨羅…, stored in the next paragraph,
+    shown in 悲回風's) has none. Every other tag as before: one before each 王逸 note after a 補曰 of 洪興祖's."""
     with muted():
         import_file(CHUCI)
     page = Client().get("/works/KR4a0002/juan/4/17/", {"notes": "inline", "layout": "horizontal"}).content.decode()
@@ -148,8 +152,9 @@ def test_a_new_note_at_a_paragraphs_head_keeps_its_label(db):
         ("王逸", "適之"), ("王逸", "申徒狄也遇闇"), ("洪興祖", "𥙷曰莊子云申"), ("王逸", "驟數也一本作"),
         ("王逸", "絓懸一作結絓"), ("王逸", "此章言小人之")]
     last = _paragraphs(page, 17)[-1]
-    assert last.startswith('<span class="note layer-commentary" data-layer="章句" id="s17-p65" role="note">'
-                           '終沈汨羅從子胥申徒以畢其志也<span class="pb"')
+    assert last.startswith('<span class="text" id="s17-p63">悲回風</span><span class="note joins-next layer-commentary"')
+    assert ('</span><span class="note joins-previous layer-commentary" data-layer="章句" id="s17-p65" role="note">'
+            '終沈汨羅從子胥申徒以畢其志也<span class="pb"') in last
 
 
 def test_a_formula_cut_between_the_halves_of_a_double_column_names_its_writer(db):

@@ -54,7 +54,9 @@ def _note(piece, section, display: Display, notes: str) -> str:
         label = f'<span class="layer-tag commentator" aria-hidden="true">{escape(who)}</span>' + label
     if getattr(piece, "needs_tag", False):  # no marker word before it names its layer
         label = f'<span class="layer-tag" aria-hidden="true">{escape(layer)}</span>' + label
-    if notes == "beside":  # an open note carries its marker's number (in the margin, far from its marker)
+    if notes == "beside" and not getattr(piece, "joins_previous", False):
+        # an open note carries its marker's number (in the margin, far from its marker); a later part of
+        # one note stands in its first part's toggle (``_pieces``), under that number
         label = f'<span class="note-number" aria-hidden="true">{piece.number}</span>' + label
     if display.vertical and notes == "inline":
         return (f'<span class="note warichu{_cont(piece)} {_layer_attrs(piece)}" id="{pid}" role="note"{_orig(piece.text, display)}>'
@@ -73,6 +75,20 @@ def _joins(piece) -> str:
     round the note as printed."""
     return (" joins-previous" if getattr(piece, "joins_previous", False) else "") + \
         (" joins-next" if getattr(piece, "joins_next", False) else "")
+
+
+#: How a note behind its marker (``_toggle``) opens.
+TOGGLE = '<span class="note-ref'
+
+
+def in_toggle(toggle: str, note: str, mark: bool) -> str:
+    """The toggle ``toggle`` (``_toggle``'s HTML) with ``note`` (a later part of its note, ``_note``'s HTML)
+    after the parts its first part's note holds (inside it: the open note is one box, read on inline), open
+    from the start when the part holds a highlight (``mark``)."""
+    if mark and " checked>" not in toggle:
+        toggle = toggle.replace(TOGGLE + '">', TOGGLE + ' has-mark">', 1).replace(
+            '<input type="checkbox" class="note-toggle"', '<input checked type="checkbox" class="note-toggle"', 1)
+    return toggle[:-len("</span></span>")] + note + "</span></span>"
 
 
 #: The id of 旁注's hint (``reader/_display_controls.html``, shown in that mode): each marker's
@@ -120,6 +136,14 @@ def render_byline_piece(piece, section, display: Display) -> str:
             f'{_orig(piece.text, display)}>{marked_with_pages(piece)}</span>')
 
 
+def behind_marker(piece, display: Display, notes: str) -> bool:
+    """Whether the note ``piece`` is shown behind its numbered marker (``_toggle``): in 旁注 when its layer
+    is shown, and in any mode where it would be hidden (白文, a layer not shown) but holds a highlight."""
+    if piece_layer(piece) not in display.shown_layers or notes == "hidden":
+        return getattr(piece, "has_mark", False)
+    return notes == "beside" or (notes not in ("inline", "only") and getattr(piece, "has_mark", False))
+
+
 def render_piece(piece, section, display: Display, notes: str) -> str:
     """One piece as HTML in the commentary mode ``notes`` and the layers the display shows:
     a note of a layer not shown is left out as in 白文 (its place kept for links; shown
@@ -135,15 +159,11 @@ def render_piece(piece, section, display: Display, notes: str) -> str:
                     f'{marked_with_pages(piece)}</span>')
         return f'<span class="note-gap" id="{pid}"></span>'
     if piece.is_note:
-        if not shown or notes == "hidden":
-            if getattr(piece, "has_mark", False):
-                return _toggle(piece, section, display, notes)
-            return f'<span class="note-gap" id="{pid}"></span>'  # its place, for links to it
-        if notes in ("inline", "only"):
-            return _note(piece, section, display, notes)
-        if notes == "beside" or getattr(piece, "has_mark", False):
+        if behind_marker(piece, display, notes):
             return _toggle(piece, section, display, notes)
-        return f'<span class="note-gap" id="{pid}"></span>'  # 白文: the note's place, for links to it
+        if shown and notes in ("inline", "only"):
+            return _note(piece, section, display, notes)
+        return f'<span class="note-gap" id="{pid}"></span>'  # its place (白文, a layer not shown), for links to it
     cls = {"label": "label", "record": "record-text"}.get(piece.kind, "text")
     attrs = ""
     if piece.kind == "text" and piece_layer(piece) != "classic":  # a main-text run of another layer
@@ -288,6 +308,7 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
     notes = notes or display.notes_mode
     carry = {} if carry is None else carry
     previous, writer, out = carry.get("previous"), None, []
+    toggle = None  # the index in ``out`` of the toggle rendered last, while nothing but its marks follows it
     sole = book_commentator(section)
     items = list(items)
     by_position = {**carry.get("by_position", {}), **{p.position: p for p in items}}
@@ -341,7 +362,15 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
             out.append('<span class="section-start" role="separator" title="此處起新節（據校正）"></span>')
         # annotations beside their characters on a horizontal page (in a vertical one, after the piece)
         p.place_notes, p.placed_notes = not display.vertical, ()
-        out.append(render_piece(p, section, display, notes) + overlay_marks(p) + own_marks(p) + overlay_notes(p))
+        if p.is_note and p.joins_previous and toggle is not None and behind_marker(p, display, notes):
+            # a later part of a note behind a marker: in the first part's toggle, one number for the note
+            out[toggle] = in_toggle(out[toggle], _note(p, section, display, notes), getattr(p, "has_mark", False))
+            html = ""
+        else:
+            html = render_piece(p, section, display, notes)
+            toggle = len(out) if html.startswith(TOGGLE) else None
+        out.append(html)
+        out.append(overlay_marks(p) + own_marks(p) + overlay_notes(p))
         RENDERED["pieces"] += 1
     carry.update(previous=previous, by_position=by_position)
     return mark_safe("".join(out))
