@@ -29,6 +29,7 @@ def test_a_note_in_parts_opens_as_one_box_and_the_notes_views_pass_axe(site, tab
     assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1
     assert outer["y"] <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1
     assert page.locator("#s5 label.note-marker").count() == 81
+    tab.shot("notes-in-parts")
     assert tab.axe() == []
     for mode in ("inline", "only"):
         assert page.goto(site + PATH + f"?notes={mode}&layout=horizontal").status == 200
