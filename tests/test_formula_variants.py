@@ -74,6 +74,21 @@ def test_a_formula_is_read_folded_and_after_a_circle():
     assert opens_with_formula(note("𥙷曰撫循也", "補注"), "洪興祖") is False
 
 
+def test_a_surname_and_shi_names_its_man_in_the_form_the_book_prints():
+    """包咸's glosses open 包氏曰, or 苞氏曰 in 論語 四部叢刊 and 論語集解義疏 (何晏 avoiding his father's name
+    咸: ``reader.quoted_names.JIJIE_SURNAME_FORMS``): his surname and 氏 name him, 苞 read as 包, and carry no
+    box of his name (苞 is no character of it); another man's surname and 氏 does not name him."""
+    def note(text):
+        return Piece(kind="note", text=text, layer_name="集解")
+
+    assert opens_with_formula(note("苞氏曰同門曰朋也"), "包咸") is True
+    assert opens_with_formula(note("包氏曰同門曰朋也"), "包咸") is True
+    assert opens_with_formula(note("苞氏曰同門曰朋也"), "包咸", generic=False) is True
+    assert opens_with_formula(note("鄭氏曰"), "鄭玄") is True
+    assert opens_with_formula(note("苞氏曰同門曰朋也"), "孔安國") is False
+    assert opens_with_formula(note("王氏曰"), "包咸") is False
+
+
 def test_hanshu_boxes_no_name_its_variant_formula_gives(db):
     """前漢書 卷一 §5: a box 服虔 stood before 服䖍曰 (four times), 李奇 before 李竒曰, 宋祁, 劉攽 and 朱子文 before
     ○宋祁曰 (3 of his 4 remarks), ○劉攽曰 (2), ○朱子文曰 (11 boxes), where 應劭曰 had none. None now; each note is

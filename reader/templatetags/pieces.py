@@ -15,6 +15,7 @@ from config.budget import check
 from reader.display import Display
 from reader.models import Juan, Section
 from reader.people import byline_pieces, sole_commentator
+from reader.quoted_names import JIJIE_SURNAME_FORMS
 from reader.reading import one_printed_note, piece_layer
 
 from .reading import annotation, correction_link, marked, marked_with_pages, page_markers, shown, warichu
@@ -250,7 +251,15 @@ def opens_with_formula(piece, who: str, words: str | None = None, generic: bool 
     text = (piece.text if words is None else words).lstrip("○")
     head = text[:text.find("曰")] if "曰" in text[:4] else ""
     allowed = fold(who + piece.layer_label + (FORMULA_WORDS if generic else ""))
-    return bool(head) and all(c in allowed for c in fold(head))
+    return bool(head) and (all(c in allowed for c in fold(head)) or _surname_formula(head, who))
+
+
+def _surname_formula(head: str, who: str) -> bool:
+    """Whether ``head`` (a formula's words before 曰) is ``who``'s surname and 氏, the surname in the
+    form the book prints it (``reader.quoted_names.JIJIE_SURNAME_FORMS``: 論語集解義疏 and 論語 四部叢刊
+    open 包咸's glosses 苞氏曰, 何晏 avoiding his father's name 咸; 包氏曰 alike), read folded."""
+    return len(head) == 2 and head[1] == "氏" and bool(who) \
+        and fold(JIJIE_SURNAME_FORMS.get(head[0], head[0])) == fold(who[0])
 
 
 def words_read_on(items: list, i: int, by_position: dict) -> str:

@@ -206,6 +206,7 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
                 cuts.append((n, keep[inner[0] - start], keep[inner[1] - start]))
                 read.text(*inner)
         if found is not None:
+            found = _take_back(stream, ref, ref_of, read, start, found)
             cut = keep[found - start]
             if flat[n].text[cut - 1] == RESUME_MARK:
                 cut -= 1
@@ -436,6 +437,19 @@ def _extend_back(ref_of: list[int], start: int, found: int, read: "Read", note: 
         if t is None or t >= found:
             return found
         found = t
+
+
+def _take_back(stream: str, ref: str, ref_of: list[int], read: "Read", start: int, found: int) -> int:
+    """The tail's start ``found`` moved back over the note's last characters the alignment left
+    out because it gave their reference characters to a note's words before them, unread as the
+    classic (論語注疏 卷十二 ``…何如注孔曰…以止姦孔子對曰…``: the reference's 孔 of 孔子對曰 went to
+    the 注's 孔 of 孔曰, so the classic began at 子對曰): each unaligned character just before
+    the tail that is the reference's character before the tail's first, not read yet."""
+    r = read.direct_at.get(found, ref_of[found])
+    while found > start and r > 0 and ref_of[found - 1] < 0 and stream[found - 1] == ref[r - 1] \
+            and not read.done[r - 1]:
+        found, r = found - 1, r - 1
+    return found
 
 
 def _grow(stream: str, ref: str, r: int, t: int, prev: int, start: int) -> int:

@@ -53,9 +53,18 @@ def zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqiu
     state = COMMENTARY if isinstance(state, tuple) else CLASSIC
     # READINGS/SUBCOMMENTARY when the piece before was such small print or its label
     small_layer = previous.layer if previous is not None and previous.layer in (READINGS, SUBCOMMENTARY) else ""
+    named_small = False  # a marker just ended the text before a note naming its man (``_names_a_man``)
     for index, p in enumerate(para):
         before = para[index - 1] if index else previous
         nxt = para[index + 1] if index + 1 < len(para) else following
+        if p.kind == NOTE and named_small:
+            # the man's name printed small after his marker (論語集解義疏 卷六 ``…夫註(鄭𤣥)`` /
+            # ``𤣥曰弗畔…``): the note's first words, the note going on after it
+            set_layer(p, COMMENTARY, name)
+            p.layer_basis = LAYOUT
+            named_small = False
+            out.append(p)
+            continue
         if p.kind == NOTE:
             if before is not None and before.text and before.text[-1] in HEXAGRAMS and TRIGRAMS.fullmatch(p.text):
                 # ䷅(坎下/乾上): the hexagram's two trigrams, part of its heading in the classic
@@ -131,7 +140,7 @@ def zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqiu
             pos = 1
         # A marker needs commentary after it, in this piece or (at its very end) in the text
         # that goes on after a line break; before small print it is a character of the text.
-        last_ok = nxt is None or nxt.kind == TEXT
+        last_ok = nxt is None or nxt.kind == TEXT or _names_a_man(nxt, formulas)
         while pos < body_end - (0 if last_ok and not tail else 1):
             marker = COMMENTARY_MARKERS.get(text[pos])
             # (a title stored as its own label before the text counts: a 原目 entry, ``contents.FULL_NOTED``)
@@ -150,6 +159,7 @@ def zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqiu
                 parts.append((pos, LABEL, COMMENTARY, name) + basis)
                 pos += marker_width(text, pos)
                 parts.append((pos, NOTE, COMMENTARY, name) + basis)
+                named_small = pos == len(text) and _names_a_man(nxt, formulas)
                 continue
             pos += 1
         if tail:
@@ -158,6 +168,14 @@ def zhushu_paragraph(para: list[PieceDoc], state, names: dict[str, str], chunqiu
         if tail:
             small_layer = tail[1]
     return out, ((COMMENTARY, name) + basis if state == COMMENTARY else CLASSIC)
+
+
+def _names_a_man(note: PieceDoc | None, formulas: dict[str, str] | None) -> bool:
+    """Whether ``note``, small print right after a marker ending the text, is a man's name the juan
+    opens its notes with (``formulas``, ``commentary_markers.note_formulas``: ``note.text`` and 曰 is
+    one of them): the name printed small, the note going on at full size after it (論語集解義疏 卷六
+    ``…弗畔矣夫註(鄭𤣥)`` over ``𤣥曰弗畔不違道也疏(…``, where the juan opens 17 notes 註鄭𤣥曰)."""
+    return bool(formulas) and note is not None and note.kind == NOTE and note.text + "曰" in formulas
 
 
 def _apply_parts(p: PieceDoc, parts: list[tuple]) -> list[PieceDoc]:
