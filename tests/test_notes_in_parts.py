@@ -59,14 +59,15 @@ def test_a_note_in_parts_has_one_number_in_notes_beside(db):
 
 def test_a_highlight_in_a_later_part_opens_the_note_in_plain_text(db):
     """白文 hides the notes but one holding a highlight, shown open behind its marker: a highlight in the note's
-    second part (都䖏山林) opens that part under the note's number (the first part, holding none, stays hidden)."""
+    second part (都䖏山林) opens the whole note, one marker with its number, both parts in the box."""
     with muted():
         import_file(BOOK / "KR4h0003_033.txt")
     page = _section(Client().get("/works/KR4h0003/juan/33/5/", {"notes": "hidden", "layout": "horizontal",
                                                                  "hl": "都䖏山林"}).content.decode(), 5)
-    assert [(p, n) for _, p, n in MARKER.findall(page)] == [("9", "2")]
-    assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s5-p9" checked>' in page
-    assert re.findall(r'id="s5-p(\d+)" role="note"', page) == ["9"]
+    assert [(p, n) for _, p, n in MARKER.findall(page)] == [("10", "2")]
+    assert '<span class="note-ref has-mark"><input type="checkbox" class="note-toggle" id="t-s5-p10" checked>' in page
+    assert re.findall(r'id="s5-p(\d+)" role="note"', page) == ["10", "9"]
+    assert '都䖏山林' in re.search(r'id="s5-p9" role="note">(.*?)</span>', page).group(1)
 
 
 def test_the_note_on_ban_gu_reads_as_one_note_in_every_mode(db):

@@ -102,7 +102,7 @@ def _toggle(piece, section, display: Display, notes: str) -> str:
     JavaScript (and from the keyboard: Tab to it, Space); open from the start when a highlight
     falls in it. In 旁注 the check box is described by the page's hint (``BESIDE_HINT``)."""
     tid = f"t-s{section.position}-p{piece.position}{getattr(piece, 'id_suffix', '')}"
-    mark = getattr(piece, "has_mark", False)
+    mark = _marked(piece)
     hint = f' aria-describedby="{BESIDE_HINT}"' if notes == "beside" else ""
     return (f'<span class="note-ref{" has-mark" if mark else ""}">'
             f'<input type="checkbox" class="note-toggle" id="{tid}"{hint}{" checked" if mark else ""}>'
@@ -141,8 +141,27 @@ def behind_marker(piece, display: Display, notes: str) -> bool:
     """Whether the note ``piece`` is shown behind its numbered marker (``_toggle``): in 旁注 when its layer
     is shown, and in any mode where it would be hidden (白文, a layer not shown) but holds a highlight."""
     if piece_layer(piece) not in display.shown_layers or notes == "hidden":
-        return getattr(piece, "has_mark", False)
-    return notes == "beside" or (notes not in ("inline", "only") and getattr(piece, "has_mark", False))
+        return _marked(piece)
+    return notes == "beside" or (notes not in ("inline", "only") and _marked(piece))
+
+
+def _marked(piece) -> bool:
+    """Whether a note holds a highlight, in any of the parts of the note it is a part of (``mark_parts``)."""
+    return getattr(piece, "has_mark", False) or getattr(piece, "part_marked", False)
+
+
+def mark_parts(items: list, by_position: dict) -> None:
+    """Set ``part_marked`` on every part of a note stored in parts (``one_printed_note``, ``items`` in the
+    order shown) one of whose parts holds a highlight: the note opens whole behind its marker."""
+    run: list = []
+    for k, p in enumerate(items + [None]):
+        if p is not None and run and one_printed_note(items[k - 1], p, by_position):
+            run.append(p)
+            continue
+        if any(getattr(q, "has_mark", False) for q in run):
+            for q in run:
+                q.part_marked = True
+        run = [p] if p is not None and p.is_note else []
 
 
 def render_piece(piece, section, display: Display, notes: str) -> str:
@@ -322,6 +341,7 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
     items = list(items)
     by_position = {**carry.get("by_position", {}), **{p.position: p for p in items}}
     byline = byline_pieces(section, items)  # the section's own byline: shown as one, in every mode
+    mark_parts(items, by_position)
     for i, p in enumerate(items):
         if not i % 200:
             check("rendering the section's text", "Read a long section one page at a time (?page=).")
@@ -373,7 +393,7 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
         p.place_notes, p.placed_notes = not display.vertical, ()
         if p.is_note and p.joins_previous and toggle is not None and behind_marker(p, display, notes):
             # a later part of a note behind a marker: in the first part's toggle, one number for the note
-            out[toggle] = in_toggle(out[toggle], _note(p, section, display, notes), getattr(p, "has_mark", False))
+            out[toggle] = in_toggle(out[toggle], _note(p, section, display, notes), _marked(p))
             html = ""
         else:
             html = render_piece(p, section, display, notes)
