@@ -42,8 +42,7 @@ from corrections.models import ACCEPTED, ANNOTATION, TEXT, Proposal
 from corrections.overlay import juan_overlay
 from corrections.upstream import corrected_document
 from reader.citation import juan_file
-from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS
-from reader.importers.document import TEXT as MAIN_TEXT
+from reader.importers.document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE_KINDS, TEXT as MAIN_TEXT
 from reader.importers.loader import juan_to_document, render_source
 from reader.juan_heads import BYLINE, juan_end, juan_head
 from reader.juan_labels import short_label

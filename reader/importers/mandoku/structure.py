@@ -13,6 +13,10 @@ Chapters: a chapter line (``大射儀　　　　嘉禮十五``) at a section st
 Texts without closers (and over-long stretches between closers) are cut into sections
 at headings, numbered paragraphs, short heading lines and paragraph starts, never larger
 than about ``HARD_LIMIT`` characters (see ``group_run``). Pure: no ORM, no I/O.
+
+Longer than 600 lines: each heading pattern carries, beside it, the books whose printing it
+was read from, and the grouping into chapters and sections reads those patterns; the patterns
+would move to a module of their own before this one grows further.
 """
 from __future__ import annotations
 
