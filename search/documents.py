@@ -64,6 +64,7 @@ ANALYSIS_CHANGES = {
        "a heading a correction made text titles nothing (decision 0067)",
     4: "鑑 and 鑒, 歎 and 嘆, 濕 and 溼, 繞 and 遶, 證 and 証, 諡 and 謚, 逾 and 踰, 汎 and 泛, 巖 and 岩, 貍 and 狸, "
        "嶽 and 岳, 鍊 and 煉, 挽 and 輓 one character each in a passage's search keys (the folding table, decision 0073)",
+    5: "苖 and 苗, 亐 and 于 one character each in a passage's search keys (the folding table, decision 0090)",
 }
 ANALYSIS = max(ANALYSIS_CHANGES)
 
