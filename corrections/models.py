@@ -240,12 +240,12 @@ def reimport_hint(slug: str) -> str:
     ``KANRIPO_NAME``), another by its work's slug, then ``-`` and its ``--edition`` name
     (``禮書綱目-四庫全書本``), or by the work's slug alone when imported without one. When no work holds
     the slug or a first part of it (the work was removed with it), which part is the name is not
-    known and the hint says how to read it off. One query for a slug that is not a Kanripo folder's."""
+    known and the hint says how to read it off; a slug with no ``-`` was imported without a name. One query for a slug that is not a Kanripo folder's."""
     if KANRIPO_NAME.match(slug):
         return f"重新匯入：import_texts …/{slug}（其 Kanripo 資料夾） (to import it again: import_texts …/{slug}, its Kanripo folder)"
     heads = [slug[:i] for i, ch in enumerate(slug) if ch == "-"]
     work = Work.objects.filter(slug__in=[slug, *heads]).order_by("-slug").values_list("slug", flat=True).first()
-    if work == slug:
+    if work == slug or not heads:  # an edition named by its work's slug alone: imported without a name
         return "重新匯入：import_texts 其檔案，不加 --edition (to import it again: import_texts its files, without --edition)"
     if work is not None:
         name = slug[len(work) + 1:]

@@ -45,7 +45,7 @@ def test_an_authors_line_whose_title_a_missing_page_took_is_no_title(name, line,
 
 def test_the_piece_cut_for_size_keeps_the_author_whose_title_was_lost():
     assert _heads(_read("KR4h0003_044"), 300, 600) == [
-        (308, "", ["陳孔璋"]), (380, "", ["陳孔璋"]), (445, "", ["陳孔璋"]), (524, "", ["陳孔璋"]), (574, "檄蜀文", ["鍾士季"])]
+        (308, "", ["陳孔璋"]), (380, "", ["陳孔璋"]), (445, "", ["陳孔璋"]), (522, "", ["陳孔璋"]), (574, "檄蜀文", ["鍾士季"])]
 
 
 def test_a_title_whose_words_fill_their_column_goes_on_over_the_next_line():

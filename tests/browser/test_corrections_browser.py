@@ -476,7 +476,8 @@ def test_a_proposal_of_a_removed_edition_says_so_in_the_queue_and_on_its_page(si
             "找不到則已採納者擱置、待審者註明無法採納之故 (the edition 禮書綱目 was removed: the proposal and its "
             "history are kept; when 禮書綱目 is imported again, the proposal returns to it and is looked for in its "
             "text: found, it stands as it was; not found, an accepted correction is set aside and a pending one says "
-            "why it cannot be accepted)")
+            "why it cannot be accepted)。重新匯入：import_texts 其檔案，不加 --edition (to import it again: import_texts "
+            "its files, without --edition)")
     for device in ("desktop", "phone"):
         tab = tabs(device)
         sign_in(tab.page, site, "editor")
