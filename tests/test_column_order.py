@@ -90,7 +90,7 @@ def test_the_reading_of_two_whole_books_against_their_other_editions():
     assert dict(+liuchen["formula"]) == {"lines": 9857, "reversed": 9856, "reversed right": 5533, "left as filed": 4241,
                                         "other split": 82, "filed": 1, "kept": 1}
     chuci = measure(BOOKS / "KR4a0002", BOOKS / "KR4a0003", ("補曰", "𥙷曰"))
-    assert dict(+chuci["total"]) == {"lines": 4908, "filed": 4908, "kept": 4908}
+    assert dict(+chuci["total"]) == {"lines": 4912, "filed": 4912, "kept": 4912}
     assert dict(+chuci["formula"]) == {"lines": 4908, "filed": 4908, "kept": 4840, "flipped": 68}
 
 
