@@ -19,14 +19,18 @@ SHARED = BASE_DIR.parent / "shared"
 CASES = SHARED / "cases" / "import"
 
 
-def parse_written_back(path: Path, name: str | None = None):
+def parse_written_back(path: Path, name: str | None = None, readme: bool = False):
     """``path`` (a mandoku file) parsed as the importer parses it, named ``name`` in its
-    warnings (default: the whole path); asserts that the document writes the file back byte
-    for byte (``render_mandoku``), as every import must. Returns the parsed document."""
+    warnings (default: the whole path), with its folder's ``Readme.org`` where ``readme`` and
+    the folder has one (as an import of the folder reads it); asserts that the document writes
+    the file back byte for byte (``render_mandoku``), as every import must. Returns the parsed
+    document."""
     from reader.importers.mandoku import parse_mandoku, render_mandoku
 
     raw = path.read_text(encoding="utf-8")
-    doc = parse_mandoku(raw, str(path) if name is None else name)
+    org = path.parent / "Readme.org"
+    doc = parse_mandoku(raw, str(path) if name is None else name,
+                        org.read_text(encoding="utf-8") if readme and org.is_file() else None)
     assert render_mandoku(doc) == raw
     return doc
 

@@ -3,11 +3,10 @@ of readings (史記索隱 ``十二諸侯年表第二(按篇言十二…)``): a c
 juan's last heading, its note the heading's own; a title that a lemma, a collation entry or a
 sentence quotes stays where it was."""
 from reader.importers.document import LABEL, NOTE, TEXT, ChapterDoc
-from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.divisions import next_heading
 from reader.importers.mandoku.units import Unit
 
-from .conftest import SHARED
+from .conftest import SHARED, parse_written_back
 from .test_number_notes import _chapter, _first
 
 CORPUS = SHARED / "corpus"
@@ -15,11 +14,7 @@ BOOKS = CORPUS / "kanripo-commentary"
 
 
 def _read(path):
-    raw = path.read_text(encoding="utf-8")
-    readme = path.parent / "Readme.org"
-    doc = parse_mandoku(raw, str(path), readme.read_text(encoding="utf-8") if readme.is_file() else None)
-    assert render_mandoku(doc) == raw
-    return doc
+    return parse_written_back(path, readme=True)
 
 
 def _texts(doc, words):

@@ -8,22 +8,17 @@ import pytest
 
 from reader.importers.document import COMMENTARY, LABEL, MARKED, NOTE, SUBCOMMENTARY, TEXT
 from reader.importers.loader import import_file
-from reader.importers.mandoku import parse_mandoku, render_mandoku
 from reader.importers.mandoku.edition_forms import detect_form
 from reader.models import Chapter, Piece
 
-from .conftest import SHARED
+from .conftest import SHARED, parse_written_back
 
 JINGBU = SHARED / "corpus" / "kanripo-jingbu"
 KANRIPO = SHARED / "corpus" / "kanripo"
 
 
 def parsed(path):
-    raw = path.read_text(encoding="utf-8")
-    readme = path.parent / "Readme.org"
-    doc = parse_mandoku(raw, str(path), readme.read_text(encoding="utf-8") if readme.is_file() else None)
-    assert render_mandoku(doc) == raw
-    return doc
+    return parse_written_back(path, readme=True)
 
 
 def imported(tmp_path, folder, name):
