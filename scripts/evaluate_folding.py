@@ -331,12 +331,17 @@ def main(argv=None) -> int:
             print(_own_habit(work, held, sorted((args.corpus / work).glob("*.txt")), pair))
     print(f"script-aware search, labelled by OpenCC's dictionary: simplified edition {SIMPLIFIED_EDITION}, "
           f"traditional {TRADITIONAL_EDITION}")
-    directions = script_search_eval.score_scripts(simplified_text, traditional_text)
+    printed = {(p.s.line, p.s.col): p.t.ch for p in pairs}
+    directions = script_search_eval.score_scripts(simplified_text, traditional_text, printed)
     for d in directions[:2]:
         print(f"  {d.name}: recall {d.found}/{d.pairs} ({100 * d.recall:.1f}%), precision "
               f"{d.matches - d.wrong}/{d.matches} ({100 * d.precision:.1f}%)"
               + (f"; missed {' '.join(d.missed[:10])}" if d.missed else "")
               + (f"; false {' '.join(d.false[:10])}" if d.false else ""))
+        if d.not_stood_for:
+            print(f"    a place is a pair of the reading KR1d0047 prints there, not of every reading the dictionary "
+                  f"gives its form ({sum(d.not_stood_for.values())} such pairs left out: "
+                  + ", ".join(f"KR1d0047 prints {why} {n}" for why, n in d.not_stood_for.most_common()) + ")")
     kept = directions[2]
     print(f"  {kept.name}: {kept.pairs - kept.found}/{kept.pairs} occurrences kept apart, "
           f"precision {kept.matches - kept.wrong}/{kept.matches} ({100 * kept.precision:.1f}%)")

@@ -61,6 +61,11 @@ class Direction:
     one_word: int = 0
     #: ``one_word`` by pair of characters (``frozenset((query, character printed))``)
     one_word_by: Counter = field(default_factory=Counter)
+    #: (``score_scripts`` with a traditional edition's characters) the form-and-reading pairs of
+    #: the dictionary that are not what the place stands for, by what that edition prints there:
+    #: ``'the form itself'`` (周 for 週), ``'another reading'`` (當 for 噹), ``'another character'``,
+    #: ``'unaligned'``
+    not_stood_for: Counter = field(default_factory=Counter)
 
     def pair(self, found: bool, example: str, distinct: bool = True) -> None:
         """Count one occurrence a query stands for, ``found`` or not; a missed one keeps
@@ -115,10 +120,18 @@ def keyed(text: str, script: str) -> list[tuple[str, str]]:
     """``(character, search key)`` of every Han character of ``text`` in order, the keys of
     an edition of ``script`` computed line by line over the line's Han characters (as the
     index computes them over a passage's units, ``characters.simplified.text_keys``)."""
+    return [(ch, key) for _, ch, key in keyed_places(text, script)]
+
+
+def keyed_places(text: str, script: str) -> list[tuple[tuple[int, int], str, str]]:
+    """``((line, column), character, search key)`` of every Han character of ``text`` in order:
+    ``keyed`` with where each character stands (0-based line and code-point column, as
+    ``characters.scripts.script_labels.Place`` counts them)."""
     out = []
-    for line in text.split("\n"):
-        codes = "".join(ch for ch in line if is_han(ch))
-        out.extend(zip(codes, sc.text_keys(codes, script)))
+    for n, line in enumerate(text.split("\n")):
+        cols = [i for i, ch in enumerate(line) if is_han(ch)]
+        codes = "".join(line[i] for i in cols)
+        out.extend(((n, i), ch, key) for i, ch, key in zip(cols, codes, sc.text_keys(codes, script)))
     return out
 
 
@@ -138,13 +151,22 @@ def score_finds(sc, direction, queries: set[str], places: list[tuple[str, str]],
                         direction.false.append(f"{query}→{ch}")
 
 
-def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction]:
+def score_scripts(simplified_text: str, traditional_text: str,
+                  printed: dict[tuple[int, int], str] | None = None) -> list[Direction]:
     """Script-aware search on a simplified edition's text and a traditional one's, with the
     product's keys (``characters.simplified.text_keys``/``query_keys``), labelled by OpenCC's
     dictionary (the first measure; ``score_labelled`` labels from the books themselves):
 
     - ``traditional queries, simplified text``: every occurrence of a simplified form and
-      each character it stands for (``readings``: 当 for 當 and 噹) — is it found?
+      each character it stands for (``readings``: 当 for 當 and 噹) — is it found? With
+      ``printed`` (``{(line, column): the character a traditional edition of the same text prints
+      at that place of the simplified text}``, ``script_labels.load_pairs``), a place is a pair
+      only of the reading it stands for there, the one that edition prints (a form stands for one
+      character at a place, not for every character the dictionary gives it: 当 printed for 當 is
+      no miss of 噹, 周 printed for 周 none of 週); the others are counted, not scored, in
+      ``Direction.not_stood_for`` by whether the edition prints the form itself (the form a
+      character of its own there) or another of its readings. Without ``printed``, every reading
+      at every place (the dictionary's labels, which no decided place can meet).
     - ``simplified queries, traditional text``: every occurrence of a traditional character
       and each simplified-only form that may stand for it (当 for 當) — is it found? (A form
       that is also a traditional character, 后 or 于, is taken as written in a traditional
@@ -164,20 +186,27 @@ def score_scripts(simplified_text: str, traditional_text: str) -> list[Direction
         fq = fold_char(query)
         return fold_char(form) == fq or any(fold_char(t) == fq for t in labels.get(form, ()))
 
-    places_s = keyed(simplified_text, sc.SIMPLIFIED)
+    placed_s = keyed_places(simplified_text, sc.SIMPLIFIED)
+    places_s = [(ch, key) for _, ch, key in placed_s]
     places_t = keyed(traditional_text, sc.TRADITIONAL)
     a, b, c = (Direction("traditional queries, simplified text", missed=[], false=[]),
                Direction("simplified queries, traditional text", missed=[], false=[]),
                Direction("traditional queries, traditional text (one-to-many forms kept apart)", missed=[], false=[]))
     # A: each simplified form of the simplified text, and each character it stands for
     queries_a = set()
-    for form, key in places_s:
+    for at, form, key in placed_s:
         if form not in table:
             continue
+        book = printed.get(at) if printed is not None else None
         for t in table[form][1]:
             if t == form:
                 continue
             queries_a.add(t)
+            if printed is not None and (book is None or fold_char(book) != fold_char(t)):
+                a.not_stood_for["unaligned" if book is None else "the form itself" if book == form
+                                else "another reading" if fold_char(book) in _folded_readings(form)
+                                else "another character"] += 1
+                continue
             a.pair(key in sc.query_keys(t), f"{t}→{form}")
     score_finds(sc, a, queries_a, places_s, lambda query, ch: stands_for(ch, query))
     # B: each traditional character of the traditional text, and each simplified form for it
