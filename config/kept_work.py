@@ -25,6 +25,11 @@ such work was thrown away, so asking again started it afresh and was cut again. 
   503 that says it is being made.
   ``request_wait`` gives how long a request waits for one.
 
+The thread computes in a copy of the context of the request that started it (``contextvars``),
+without that request's deadline: what the request had pinned for itself (the index generation
+its searches answer from, ``one_generation``, which the caller's key names) is what the
+computation reads, not whatever generation the thread would see on its own.
+
 A computation that raises is not kept: the requests waiting for it get the exception and
 the next request starts it again. Each thread closes its database connection when its
 computation ends. The threads are daemon threads: a process that shuts down (a gunicorn
@@ -40,6 +45,7 @@ no value before to give (and ``config`` imports no app).
 """
 from __future__ import annotations
 
+import contextvars
 import logging
 import math
 import queue
@@ -77,6 +83,18 @@ def request_wait(seconds: float) -> float | None:
     if left is not None:
         return min(seconds or left, left - 1.0)
     return seconds or None
+
+
+def _in_context_of_asker(compute: Callable[[], object]) -> Callable[[], object]:
+    """``compute`` to be called in another thread as it would be here: in a copy of this
+    thread's context (``contextvars``: a request's pinned index generation), without a request
+    deadline (``config.budget``: the computation runs to its end)."""
+    context = contextvars.copy_context()
+
+    def run() -> object:
+        with budget.budget(None):
+            return compute()
+    return lambda: context.run(run)
 
 
 class KeptWork:
@@ -139,7 +157,7 @@ class KeptWork:
                     for n in range(threads):
                         threading.Thread(target=self._serve, name=f"{self.name}_{n}", daemon=True).start()
                 future = self._running[key] = Future()
-                self._queue.put((key, compute, future, size))
+                self._queue.put((key, _in_context_of_asker(compute), future, size))
                 self.started += 1
         try:
             return future.result(timeout=max(wait, 0.0))

@@ -6,11 +6,13 @@ for the section's next page. The computations are held on an event, not timed.""
 import re
 import threading
 import time
+from contextvars import ContextVar
 
 import pytest
 from django.test import Client
 
 from collation import views as collation_views
+from config import budget
 from config.kept_work import PENDING, Crowded, KeptWork
 from pages import views as page_views
 
@@ -161,6 +163,21 @@ def test_kept_work_refuses_more_than_its_threads_take_and_forgets_a_failure():
     with pytest.raises(ValueError, match="no index"):
         work.answer("bad", fails, 5)
     assert work.answer("bad", lambda: "made", 5) == "made" and work.started == 8
+    work.forget()
+
+
+def test_kept_work_computes_in_the_askers_context_without_its_deadline():
+    """The thread reads what the request that started it had set for itself (a context variable:
+    the positional engine's pinned generation is one), and no request deadline (it runs to its end)."""
+    asked = ContextVar("asked", default="nobody")
+    work, token = KeptWork("test", lambda: 1, keep=2), asked.set("the request")
+    try:
+        with budget.budget(20):
+            seen = work.answer("a", lambda: (asked.get(), budget.remaining(), threading.current_thread().name), 5)
+    finally:
+        asked.reset(token)
+    assert seen == ("the request", None, "test_0")
+    assert asked.get() == "nobody" and work.started == 1
     work.forget()
 
 
