@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["GAIJI", "GAIJI_BASE", "ILLEGIBLE", "gaiji_key", "GaijiReading", "gaiji_reading", "gaiji_table",
-           "GAIJI_TABLE_PATH", "PLACEHOLDER", "placeholders"]
+           "GAIJI_TABLE_PATH", "PLACEHOLDER", "placeholders", "readable"]
 
 #: Kanripo's gaiji table as shipped: ``CODE<TAB>FORM<TAB>READING`` lines.
 GAIJI_TABLE_PATH = Path(__file__).resolve().parent / "data" / "kanripo_gaiji.tsv"
@@ -48,6 +48,21 @@ def placeholders(text: str) -> str:
     reading page shows them: ``placeholders("以爲&KR1647;謂之")`` is ``"以爲〓謂之"``. Display only:
     the stored text keeps the entity."""
     return GAIJI.sub(PLACEHOLDER, text) if ("&" in text or ILLEGIBLE in text) else text
+
+
+def readable(text: str) -> str:
+    """``text`` as plain text a reader can paste (a citation, a copied title): each Kanripo gaiji
+    entity as the one character Kanripo's gaiji table reads it as (``gaiji_reading``; a reading
+    its editors marked with ``?`` is not taken), else ``PLACEHOLDER``, as is U+0001:
+    ``readable("之&KR0237;&KR2159;")`` is ``"之𥜗〓"``. Display only: the stored text keeps the entity."""
+    if "&" not in text and ILLEGIBLE not in text:
+        return text
+
+    def shown(m: re.Match) -> str:
+        entry = _load().get(f"KR{m.group(1)}") if m.group(1) else None
+        return entry.character if entry is not None and entry.certain else PLACEHOLDER
+
+    return GAIJI.sub(shown, text)
 
 
 def gaiji_key(entity: str) -> str:

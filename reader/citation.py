@@ -16,6 +16,7 @@ from django.db.models import Prefetch, Q
 from django.utils.encoding import uri_to_iri
 
 from characters.clusters import clusters
+from characters.gaiji import readable
 
 from .juan_heads import work_part
 from .juan_labels import shown_label
@@ -372,7 +373,9 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     on with a chapter a juan before heads, names that chapter (``continued_chapter``: 周禮注疏
     卷二〈天官冢宰第一〉「…」; three queries, once for the juan). A chapter of a file that holds several
     printed 卷 is cited under the 卷 it falls in (``Chapter.printed_juan``: 世説新語 KR3l0002_002's
-    〈容止第十四〉 under 卷下之上, not the file's 卷中之上・卷下之上・卷下之下; decision 0062)."""
+    〈容止第十四〉 under 卷下之上, not the file's 卷中之上・卷下之上・卷下之下; decision 0062). A gaiji is
+    written as the page shows it (``characters.gaiji.readable``: 〓, or the character Kanripo's gaiji
+    table reads it as), never as its entity ``&KR2159;``."""
     juan = section.juan
     work = juan.work
     chapter = chapter if chapter is not None else section.chapter
@@ -401,7 +404,7 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     where = [w for w in where if w]
     if where:
         out.append("（" + "，".join(where) + "）")
-    return "".join(out)
+    return readable("".join(out))  # a gaiji as the page shows it: 〓, or the character its table reads
 
 
 def piece_title(section) -> str:
@@ -517,8 +520,8 @@ def juan_citation_text(juan, chapters=()) -> str:
         label, titles = _by_printed_juan(chapters, continued), ""
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
-    return (f"{cited_author(juan.edition, juan.work)}《{cited_title(juan)}》{label}{titles}"
-            + ("（" + "，".join(where) + "）" if where else ""))
+    return readable(f"{cited_author(juan.edition, juan.work)}《{cited_title(juan)}》{label}{titles}"
+                    + ("（" + "，".join(where) + "）" if where else ""))
 
 
 def _by_printed_juan(chapters, continued: Content | None = None) -> str:
