@@ -112,6 +112,18 @@ def test_traditional_characters_are_never_expanded(query):
     assert query_alternatives(query) == {fold_char(query)}
 
 
+def test_a_simplified_only_form_stands_for_what_the_simplified_tables_give():
+    # the MOE table lists these glyphs under other regulars too (兑 under 免, 吴 under 吞, 声 under 磬,
+    # 旧 under 臼 and 舅); a reader typing them means the simplified form's character (decision 0092),
+    # so 兑 no longer lists every 免 of the library
+    assert [query_alternatives(q) for q in "兑吴声旧学壮园"] == [
+        {"兌"}, {"吳"}, {"聲"}, {"舊"}, {"學"}, {"壯"}, {"園"}]
+    # a form the simplified tables give for several characters finds each of them still
+    assert {"鍾", "鐘"} <= query_alternatives("钟") and {"發", "髮"} <= query_alternatives("发")
+    # a form that is no simplified form keeps the MOE table's several regulars (冡: 冢 and 蒙)
+    assert query_alternatives("冡") == {"冢", "蒙"}
+
+
 def test_query_alternatives_of_ordinary_chars():
     assert query_alternatives("說") == {"說"}
     assert query_alternatives("説") == {"說"}

@@ -217,8 +217,11 @@ def test_the_script_evaluation_figures():
     # the 26 left are the misses of the labels from the books above (2,759 - 2,733): places read as
     # the other reading
     assert a.pairs - a.found == 26 and a.missed == ["註→注", "於→于", "箇→个", "簷→檐"]
-    assert (b.found, b.pairs, b.matches - b.wrong, b.matches) == (3916, 3923, 3887, 3930)
-    assert b.recall > 0.99 and b.precision > 0.985
+    # 声 finds no 磬 (14 finds): a simplified-only form stands for what the simplified tables give
+    # (decision 0092); the 29 wrong finds left are the dictionary's: 挙 at 舉 13, 𫼣 at 畢 8, 𨈪 at 職 3 (variants
+    # it does not list), 斋 at 齊 4, 盏 at 醆 1
+    assert (b.found, b.pairs, b.matches - b.wrong, b.matches) == (3916, 3923, 3887, 3916)
+    assert b.recall > 0.99 and b.precision > 0.99
     # in the traditional seed no 后 is found by 後, no 于 by 於, no 迹 by 跡 (迹 is a character of its own)
     assert (c.found, c.pairs, c.wrong) == (0, 1222, 0)
 

@@ -331,6 +331,19 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     # taken as written, as a Big5 standard's is (characters.folding.query_alternatives), so 个 finds
     # no 箇 in a traditional edition; a simplified edition reads its places per place (simplified.tsv)
     own_forms = read_own_forms(TRADITIONAL_VARIANTS_PATH)
+    # a simplified-only form (学 for 學, 兑 for 兌, 声 for 聲: no traditional character of its own)
+    # is typed for what the simplified tables give for it: as a query it stands for those, not for
+    # the other regulars the MOE table lists the glyph under (学 under 孛, 兑 under 免, 声 under 磬,
+    # 旧 under 臼 and 舅), which say it was written for them somewhere, not that a reader typing it
+    # means them (docs/decisions/0092)
+    # (the forms ``simplified.tsv`` gives as kind 'simplified' below, with their readings)
+    unihan_simplified_of = {(t, s) for t, s in unihan.get("kSimplifiedVariant", []) if t != s}
+    simplified_only = {}
+    for s_, ts in simp_targets.items():
+        readings = {f(t) for t in ts if t != s_ and (s_, t) not in unihan_simplified_of}
+        if readings and not is_compat(s_) and not (s_ in big5 or s_ in moe_regulars or s_ in selfmapped
+                                                   or s_ in own_forms):
+            simplified_only[s_] = readings
     alternatives: dict[str, list[str]] = {}
     for q in sorted(alt_raw):
         if q in own_forms:
@@ -338,6 +351,9 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
         alts = {f(q)}
         for a in alt_raw[q]:
             if frozenset((q, a)) in cannot_pairs or frozenset((f(q), f(a))) in cannot_pairs:
+                continue
+            if q in simplified_only and f(a) not in simplified_only[q]:
+                stats["query alternative of a simplified-only form from the MOE table alone: left out"] += 1
                 continue
             alts.add(f(a))
         if len(alts) > 1:
@@ -369,8 +385,7 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     # traditional character of its own (Big5, an MOE regular, or its own traditional form)
     simplified_rows = []
     # a traditional character some table also lists the other way round (後 -> 后 in CJKVI):
-    # Unihan's kSimplifiedVariant says which of the two is the traditional one
-    unihan_simplified_of = {(t, s) for t, s in unihan.get("kSimplifiedVariant", []) if t != s}
+    # Unihan's kSimplifiedVariant says which of the two is the traditional one (unihan_simplified_of)
     for s_ in sorted(simp_targets, key=ord):
         readings = {f(t) for t in simp_targets[s_] if t != s_ and (s_, t) not in unihan_simplified_of}
         own = s_ in big5 or s_ in moe_regulars or s_ in selfmapped or s_ in own_forms
