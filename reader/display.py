@@ -155,9 +155,15 @@ def parse_cookie(value: str) -> dict:
 
 def display_from_request(request) -> tuple[Display, dict]:
     """The reader's settings (URL parameters over the cookie over the defaults) and the
-    settings given explicitly in the URL."""
+    settings given explicitly in the URL. A URL that chooses ``notes`` and no ``layers`` shows
+    the notes of every layer (``layers`` as by default), not the layers a cookie remembers: a
+    link to 只看注 (``?notes=only``) shows 鄭玄's 注 as well as the 音義 after a reader's 音義附經
+    (``only-readings``), as it does for anyone it is sent to. The page's own controls carry
+    every setting they keep (``display_controls``), ``layers`` included."""
     explicit = _valid({k: request.GET.get(k) for k in CHOICES if k in request.GET})
     stored = parse_cookie(request.COOKIES.get(COOKIE, ""))
+    if "notes" in explicit:
+        stored.pop("layers", None)  # the URL's notes choice is read with the URL's layers
     return Display(**{**stored, **explicit}), explicit
 
 

@@ -287,6 +287,19 @@ class TestOnTheZhushuJuan:
         _, (s1, _) = _sections(client)
         assert _glosses(s1) == [("惟王建國辨方正位", "疏釋曰惟王建國者王建國")]
 
+    def test_a_url_asking_for_notes_only_lists_every_layer_whatever_the_cookie_remembers(self, client, zhushu):
+        client.get(ZHUSHU_URL, {"layers": "only-readings"})  # 音義附經, remembered in the cookie
+        assert client.cookies["display"].value == "notes:inline|layers:only-readings|layout:horizontal|script:orig|size:m"
+        _, (s1, _) = _sections(client)
+        assert _glosses(s1) == [("惟王建國", "音義惟音維王建國")]  # a URL without settings: the cookie's
+        body, (s1, s2) = _sections(client, notes="only")  # 只看注: 鄭注 and 疏 as well as 音義
+        assert 'class="reading-main notes-only layers-all layout-horizontal script-orig"' in body
+        assert (_glosses(s1), _glosses(s2)) == (
+            [("惟王建國", "鄭注建立也王建國"), ("（承上）", "音義惟音維王建國"), ("辨方正位", "疏釋曰惟王建國者王建國")],
+            [("體國經野設官分職", "鄭注體猶分也經謂為之里數"), ("以為民極", "按按此王建國之大略"), ("記王建國", "注記注王記")])
+        _, (s1, _) = _sections(client, notes="only", layers="only-readings")  # the URL narrows it itself
+        assert _glosses(s1) == [("惟王建國", "音義惟音維王建國")]
+
     def test_api_gives_each_piece_its_layer(self, client, zhushu):
         data = client.get(f"/api/works/{zhushu.work_id}/juans/1/").json()
         pieces = data["chapters"][0]["sections"][0]["pieces"]
