@@ -22,20 +22,44 @@ from django.db import DataError
 from django.http import HttpResponseBadRequest, JsonResponse
 
 NUL = "\x00"
+#: How a NUL is shown in the text a 400 quotes (U+2400 SYMBOL FOR NULL).
+SHOWN_NUL = "\u2400"
 MESSAGE = "NUL (U+0000) is not allowed in a URL, a parameter or a form field: remove it and try again."
+
+
+def nul_place(request) -> tuple[str, str] | None:
+    """Where ``request`` holds U+0000: ``(name, text)``: ``("", path)`` for the decoded path, the
+    first query parameter whose name or value holds it (its name, and the name or value), or a form
+    field of an url-encoded or multipart POST; None when nothing does."""
+    if NUL in request.path_info:
+        return "", request.path_info
+    places = list(request.GET.lists())
+    if request.method == "POST" and request.content_type in ("application/x-www-form-urlencoded",
+                                                               "multipart/form-data"):
+        places += list(request.POST.lists())
+    for name, values in places:
+        if NUL in name:
+            return name, name
+        if held := next((str(v) for v in values if NUL in str(v)), None):
+            return name, held
+    return None
 
 
 def has_nul(request) -> bool:
     """Whether the decoded path, a query parameter (name or value) or a form field of an
-    url-encoded or multipart POST holds U+0000."""
-    if NUL in request.path_info:
-        return True
-    if any(NUL in k or any(NUL in v for v in vs) for k, vs in request.GET.lists()):
-        return True
-    if request.method == "POST" and request.content_type in ("application/x-www-form-urlencoded",
-                                                               "multipart/form-data"):
-        return any(NUL in k or any(NUL in str(v) for v in vs) for k, vs in request.POST.lists())
-    return False
+    url-encoded or multipart POST holds U+0000 (``nul_place``)."""
+    return nul_place(request) is not None
+
+
+def nul_message(name: str, text: str) -> str:
+    """``MESSAGE``, then the parameter (or the path, ``name`` "") whose ``text`` holds NUL, the text with each NUL
+    shown as ␀ (U+2400) and the column of the first (from 1), as a query's other control characters
+    are named (``search.query.control_character_message``): ``commentator=孔%00安國`` is not read as
+    孔 (the text before it)."""
+    shown, where, column = text[:40].replace(NUL, SHOWN_NUL), name[:40].replace(NUL, SHOWN_NUL), text.index(NUL) + 1
+    if not name:
+        return f"{MESSAGE} 網址路徑「{shown}」第 {column} 字是 NUL (the path, column {column})"
+    return f"{MESSAGE} 參數「{where}」的值「{shown}」第 {column} 字是 NUL (parameter {where!r}, column {column})"
 
 
 def not_utf8(request) -> str | None:
@@ -83,8 +107,8 @@ class RejectNulMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if has_nul(request):
-            return bad_request(request)
+        if (place := nul_place(request)) is not None:
+            return bad_request(request, nul_message(*place))
         if (name := not_utf8(request)) is not None:
             return bad_request(request, NOT_UTF8.format(name=name))
         return self.get_response(request)

@@ -77,8 +77,8 @@ def test_work_list_never_fails(client, seed_backend, title, author, page):
     assert response.status_code in OK
     if "\x00" in title + author + page:
         assert response.status_code == 400
-        assert response.json() == {"detail": "NUL (U+0000) is not allowed in a URL, a parameter or a form field: "
-                                             "remove it and try again."}
+        assert response.json()["detail"].startswith("NUL (U+0000) is not allowed in a URL, a parameter or a form field: "
+                                                    "remove it and try again. 參數「")
 
 
 @FUZZ_PATHS
