@@ -32,6 +32,9 @@ MARKERS = re.compile(r"<(?:pb|md):[^<>]*>|¶")
 #: The collection line the 四庫 copyists print over every juan (欽定四庫全書, either script): the
 #: collection's, not the juan's (``reader.importers.mandoku.header.COLLECTION``).
 COLLECTION = re.compile(r"^(?:欽定四庫全書|钦定四库全书)")
+#: The catalogue line a 四庫全書 提要 page prints under the collection line, the book's title and its
+#: place in the catalogue (``仪礼释宫増注　　　　　礼类二【仪礼之属】提要``): the 提要's, no juan title.
+TIYAO_CATALOGUE = re.compile(rf"^\S+\u3000+\S*[類类][{NUMERAL_CHARS}]*(?:【[^】]*】)?提要$")
 #: The catalogue number the Taishō (CBETA) transcriptions print before a text's title: layout.
 CANON_NUMBER = re.compile(r"^No\.\s?\d+")
 #: Space around a printed line (its indentation in the print), not kept in the display.
@@ -61,7 +64,8 @@ class HeadLine:
 def printed_lines(header: str) -> list[str]:
     """The printed lines of ``header`` (``Juan.header``: raw lines joined by ``\\n``) that are the
     juan's own, in order: org-mode lines (``#…``, ``*…``), page markers, blank lines, the
-    collection line (``COLLECTION``), a canon number and a line of a note's brackets alone
+    collection line (``COLLECTION``), a 提要 page's catalogue line (``TIYAO_CATALOGUE``), a canon
+    number and a line of a note's brackets alone
     (``NOTE_MARKS``) left out; each line's markup and
     indentation left out (``HeadLine.text``)."""
     out = []
@@ -69,7 +73,8 @@ def printed_lines(header: str) -> list[str]:
         if raw.startswith(("#", "*")):
             continue
         line = MARKERS.sub("", raw).strip(EDGE_SPACE)
-        if not line.strip(NOTE_MARKS) or COLLECTION.match(line) or CANON_NUMBER.match(line):
+        if not line.strip(NOTE_MARKS) or COLLECTION.match(line) or CANON_NUMBER.match(line) \
+                or TIYAO_CATALOGUE.match(line):
             continue
         out.append(_note_columns(line))
     return out

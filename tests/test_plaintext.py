@@ -9,6 +9,7 @@ from reader.importers.errors import TextFormatError
 from reader.importers.loader import file_juans, import_file, import_file_juans, render_source
 from reader.importers.plaintext import is_plain, juan_heading_number, split_juans
 from reader.importers.siku import parse_siku
+from reader.juan_heads import TITLE, HeadLine, juan_head
 
 from .conftest import SEED, SHARED
 
@@ -87,6 +88,10 @@ def test_a_siku_book_whose_tiyao_comes_first_reads_it_as_the_editors_words():
     assert all(p.layer == "" for s in doc.sections[1:] for p in s.pieces)
     classic = "".join(p.text for p in doc.all_pieces() if p.kind == TEXT and not p.layer)
     assert ("臣等谨案" in classic, "婺源江永撰" in classic, "钦定四库全书" in classic) == (False, False, False)
+    # the 提要 page's catalogue line is no juan title: the juan prints no head before its 提要
+    assert juan_head("\n".join(doc.header_lines)) == []
+    assert juan_head("\u3000\u3000禮書綱目\u3000\u3000\u3000禮類三【通禮之屬】提要\n\u3000\u3000禮書綱目卷一") == [
+        HeadLine(TITLE, "禮書綱目卷一")]
 
 
 def test_a_long_stretch_is_cut_at_a_paragraph_set_in_or_after_a_blank_line():
