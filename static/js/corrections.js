@@ -3,7 +3,8 @@
    in the piece's text as read (corrections/views.py). Without JavaScript, each section's
    「校正」 link opens the same form. Offsets count code points of the text as stored (a
    character outside the BMP is one, a gaiji shown 〓 its entity), as the server does; labels,
-   source tags, page marks and correction marks are not text of the piece and are skipped. */
+   source tags, page marks, correction marks, a note's number and an annotation's note are not
+   text of the piece and are skipped. */
 /* A refused form's error summary (templates/corrections/_error_summary.html): focused as the
    page opens, and each of its links puts the focus in the field it names (a link to an
    input's id only scrolls to it), as GOV.UK's error summary does. */
@@ -61,7 +62,10 @@
   var m = location.pathname.match(/^\/works\/([^/]+)\/juan\/(\d+)\//);
   if (!m) return;
   var base = "/corrections/propose/" + m[1] + "/" + m[2] + "/";
-  var SKIP = ".visually-hidden, .layer-tag, .source, .pb, .corr-mark, .propose-button, .section-number, input, label";
+  /* what stands in a piece's element but is not its text: a 旁注 box's note number, an accepted annotation
+     placed by its characters (its note, tags and author), besides the labels and marks */
+  var SKIP = ".visually-hidden, .layer-tag, .source, .pb, .corr-mark, .propose-button, .section-number, input, label, " +
+    ".note-number, .annotation";
   /* a piece's element, or a part of one from code point N (s1-p3-29: a table cell's part, or a
      part a layer correction of part of the piece splits off), whose offsets count from N */
   var PIECE = /^s(\d+)-p(\d+)(?:-(\d+))?$/;
