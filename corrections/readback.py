@@ -19,6 +19,7 @@ from reader.importers.document import JuanDocument, PieceDoc
 from reader.importers.errors import TextFormatError
 from reader.importers.files import parse_source
 from reader.importers.mandoku import render_mandoku
+from reader.pieces import LABEL
 
 from .models import TEXT
 from .overlay import JuanOverlay, Placed
@@ -34,14 +35,31 @@ def _pieces(doc: JuanDocument) -> list[PieceDoc]:
     return [p for chapter in doc.chapters for s in chapter.sections for p in (*s.pieces, *s.records)]
 
 
-def _shape(doc: JuanDocument) -> list:
+def _shape(doc: JuanDocument, retitled: tuple[int, int] | None = None) -> list:
     """What of ``doc`` is structure: header and closing lines, chapters with their headings,
-    sections with their closers and the number of pieces in each paragraph and record list,
-    and each piece's kind and layer."""
+    sections with their titles, closers and the number of pieces in each paragraph and record list,
+    and each piece's kind and layer. ``retitled``: the ``(chapter, section)`` indices of a section whose
+    title is left out (``_label_section``: its title line is the corrected piece, and a title is that
+    line's words, so a correction of them is a correction of the title, decision 0095)."""
     return [doc.header_lines, doc.trailer_lines,
-            [(c.heading, [(s.title, s.closer, [len(para) for para in s.paragraphs], len(s.records))
-                          for s in c.sections]) for c in doc.chapters],
+            [(c.heading, [(None if (ci, si) == retitled else s.title, s.closer,
+                           [len(para) for para in s.paragraphs], len(s.records))
+                          for si, s in enumerate(c.sections)]) for ci, c in enumerate(doc.chapters)],
             [(p.kind, p.effective_layer, p.source_tag) for p in _pieces(doc)]]
+
+
+def _label_section(doc: JuanDocument, index: int) -> tuple[int, int] | None:
+    """The ``(chapter, section)`` indices of the section holding the piece at ``index`` (the loader's order,
+    ``_pieces``) when that piece is a label (a heading line, whose words are its section's title when it
+    opens it), else None."""
+    k = 0
+    for ci, chapter in enumerate(doc.chapters):
+        for si, s in enumerate(chapter.sections):
+            held = [*s.pieces, *s.records]
+            if k <= index < k + len(held):
+                return (ci, si) if held[index - k].kind == LABEL else None
+            k += len(held)
+    return None
 
 
 def _read(text: str, juan) -> JuanDocument:
@@ -103,7 +121,8 @@ def _difference(before: JuanDocument, after: JuanDocument, plain: JuanDocument, 
     new_warnings = [w for w in after.warnings if w not in before.warnings]
     if new_warnings:
         return new_warnings[0]
-    if _shape(after) != _shape(before):
+    retitled = _label_section(stored, index)
+    if _shape(after, retitled) != _shape(before, retitled):
         return _first_difference(before, after)
     corrected, plain_pieces = _pieces(stored), _pieces(plain)
     for i, (b, a) in enumerate(zip(_pieces(before), _pieces(after))):

@@ -37,6 +37,7 @@ from reader.places import juan_by_slug
 
 from .annotations import annotation_collection
 from .forms import MAX_PLACE, ProposalForm, page_order, section_shown
+from .headings import CHAPTER, CLOSER, HEADINGS, TITLE_LINE, HeadingPlace, heading_place
 from .markup import markup_like
 from .models import (ACCEPTED, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
                      STRUCTURE_CHOICES, TAGS, TEXT, Proposal)
@@ -53,12 +54,16 @@ from .workflow import ReviewError, accept, forget, propose, reject, revert
 PUBLIC = (ACCEPTED, REVERTED, SET_ASIDE)
 
 
-def _initial_place(juan, query) -> dict:
+def _initial_place(juan, query, heading: HeadingPlace | None = None) -> dict:
     """The form's first values from the query string the reading page sends (``section``, and
     the stored span: ``piece``, ``start``, ``end``), as the form counts: ``section``, ``first``,
-    ``last`` (``positions.to_section``); a span that is no piece's leaves them empty."""
+    ``last`` (``positions.to_section``); a span that is no piece's leaves them empty. ``heading``
+    (``headings.heading_place`` of the ``?heading=`` asked): its place, kind and structure instead."""
     values = {k: _int(query.get(k)) for k in ("section", "piece", "start", "end")}
     out = {"kind": query.get("kind"), "section": values["section"]}
+    if heading is not None:
+        values.update(section=heading.section, piece=heading.piece, start=heading.start, end=heading.end)
+        out.update(kind=heading.kind, structure=heading.structure, section=heading.section)
     if all(values[k] is not None for k in values):
         place = to_section(section_shown(juan, values["section"]), PieceSpan(values["piece"], values["start"], values["end"]))
         if place is not None:
@@ -92,7 +97,13 @@ def propose_view(request, slug, number):
     reading page's 「校正」 sends) with the passage before and after; POST: the proposal."""
     juan = juan_by_slug(slug, number)
     data = request.POST if request.method == "POST" else None
-    form = ProposalForm(data, juan=juan, initial=_initial_place(juan, request.GET))
+    asked = _int(request.GET.get("section"))
+    asked = juan.sections.select_related("chapter").filter(position=asked).first() if asked is not None else None
+    if asked is not None and request.GET.get("heading") == CHAPTER:  # a chapter's heading stands over its first section
+        asked = asked.chapter.sections.select_related("chapter").order_by("position").first()
+    heading = (heading_place(juan, asked, request.GET["heading"])
+               if asked is not None and request.GET.get("heading") in HEADINGS else None)
+    form = ProposalForm(data, juan=juan, initial=_initial_place(juan, request.GET, heading))
     if not can_propose(request.user):  # any reader signed in keeps private notes and bookmarks
         form.fields["kind"].choices = [c for c in KIND_CHOICES if c[0] in OWN_KINDS]
     error = None
@@ -113,6 +124,8 @@ def propose_view(request, slug, number):
         values = form.cleaned_data
     else:  # the stored span the query string gives, or the typed one when it names one
         values = {k: _int(request.GET.get(k)) for k in ("section", "piece", "start", "end")}
+        if heading is not None:
+            values.update(section=heading.section, piece=heading.piece, start=heading.start, end=heading.end)
         if data is not None and "piece" in form.cleaned_data:
             values = form.cleaned_data
     passage = None
@@ -127,17 +140,36 @@ def propose_view(request, slug, number):
         section_pieces = [(pos, char_span(first, last), text)
                           for (pos, text), (_, first, last) in zip(shown, piece_ranges(shown))]
     # the place corrected, named in words: the edition (a proposal changes this edition alone), the juan, the section
-    found = juan.sections.filter(position=section).first() if section is not None else None
+    found = (asked if asked is not None and asked.position == section
+             else juan.sections.select_related("chapter").filter(position=section).first() if section is not None else None)
     if found is not None:
         found.juan = juan
+    # what a proposal on the section's title line does, said where that line is the place chosen or asked for
+    line = heading_place(juan, found, TITLE_LINE) if found is not None else None
+    if line is not None and (line.which != TITLE_LINE or not (heading is not None and heading.which == TITLE_LINE
+                                                                or values.get("piece") == line.piece)):
+        line = None
+    closer = heading if heading is not None and heading.which == CLOSER else None
     juan.edition.work = juan.work
     return render(request, "corrections/propose.html", {"juan": juan, "edition": juan.edition, "form": form, "error": error,
                                                         "passage": passage, "section": section,
                                                         "chapter_heading": chapter_heading(found),
+                                                        "title_line": line, "closer": closer,
+                                                        "line_span": _span_of(found, line or closer),
+                                                        "line_span_en": _span_of(found, line or closer, "en"),
                                                         "section_name": section_label(found) if found else "",
                                                         "section_url": found.get_absolute_url() if found else "",
                                                         "section_pieces": section_pieces},
                   status=400 if error or (data is not None and not valid) else 200)
+
+
+def _span_of(section, place: HeadingPlace | None, language: str = "zh") -> str:
+    """``place``'s characters as the form names them in ``section`` (第 1–2 字, ``language`` ``"en"``:
+    characters 1–2), or ""."""
+    if place is None:
+        return ""
+    first_last = to_section(section_shown(section.juan, section.position), PieceSpan(place.piece, place.start, place.end))
+    return char_span(*first_last, language) if first_last is not None else ""
 
 
 def chapter_heading(section) -> str | None:

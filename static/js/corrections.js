@@ -98,10 +98,34 @@
     (document.getElementById("main") || document.body).appendChild(button);
   });
 
+  /* A heading the page shows that is no piece's text: a chapter's heading (over the section that follows it),
+     a section's 右… closer, a section page's title. Its own 「校正」 opens the form at that section with
+     ?heading=, which fills in what may be proposed of it and says what it does (corrections/headings.py). */
+  var HEADING = "h2.chapter-title, h3.closer, h1.section-page-title";
+  function headingOf(node) {
+    var el = node.nodeType === 1 ? node : node.parentElement;
+    return el && el.closest(HEADING);
+  }
+  function headingPlace(head) {
+    var sections = Array.prototype.filter.call(document.querySelectorAll("section.section[id]"), function (s) {
+      return head.matches("h1") || head.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING;
+    });
+    var section = head.matches("h3") ? head.closest("section.section[id]") : sections[0];
+    var kind = head.matches("h2") ? "chapter" : head.matches("h3") ? "closer" : "title";
+    return section ? "?section=" + section.id.slice(1) + "&heading=" + kind : null;
+  }
   function update() {
     var sel = window.getSelection();
     if (!sel || sel.isCollapsed || sel.rangeCount !== 1) { button.hidden = true; return; }
     var range = sel.getRangeAt(0);
+    var head = headingOf(range.startContainer);
+    var asked = head && head === headingOf(range.endContainer) && range.toString().trim() && headingPlace(head);
+    if (asked) {
+      button.href = base + asked;
+      button.hidden = false;
+      place(button, range);
+      return;
+    }
     var piece = pieceOf(range.startContainer);
     if (!piece || piece !== pieceOf(range.endContainer)) { button.hidden = true; return; }
     var ids = piece.id.match(PIECE);
