@@ -146,14 +146,15 @@ def test_the_collector_finds_his_whole_layer_and_a_quoted_man_his_parts(seed_jua
         ("漢", ("應劭", "服虔", "荀悅", "文穎", "蔡邕")), ("魏", ("如淳", "孟康", "蘇林", "張揖", "鄧展")), ("吳", ("韋昭",)),
         ("晉", ("晉灼", "劉寶", "郭璞", "蔡謨")), ("後魏", ("崔浩",)), ("唐", ("顏師古",)),
         ("", ("臣瓚", "李奇", "李斐", "張晏", "伏儼", "劉德", "項昭", "鄭氏")))}
-    # 唐 顏師古's own 578 (it was the whole 注, 1,019); 宋 and 清 the editors 宋祁, 劉攽, 劉敞 and the 考證;
+    # 唐 顏師古's own 577 (it was the whole 注, 1,019; 「如享曰…」, a misprinted formula, is 如淳's: decision
+    # 0091); 宋 and 清 the editors 宋祁, 劉攽, 劉敞 and the 考證;
     # 未詳 臣瓚 30, 張晏 21, 李奇 16, 鄭氏 16, 李斐 7 and 朱子文 22; 蔡邕 (not in the 敘例; the catalogue's 漢) 4
     assert body["facets"]["dynasty"] == [
-        {"value": "唐", "count": 578}, {"value": "漢", "count": 314}, {"value": "魏", "count": 143},
+        {"value": "唐", "count": 577}, {"value": "漢", "count": 314}, {"value": "魏", "count": 144},
         {"value": "", "count": 112}, {"value": "宋", "count": 76}, {"value": "清", "count": 32},
         {"value": "晉", "count": 30}, {"value": "吳", "count": 29}]
     assert (men["唐"], men["漢"] + authors["班固"], men["魏"], men["晉"], men["吳"], men[""]) == (
-        578, 314, 143, 30, 29, 90)
+        577, 314, 144, 30, 29, 90)
     assert (authors["顏師古"], authors["應劭"]) == (yan_layer, ying)
     assert (body["count"], yan_layer, ying, authors["班固"]) == (1314, 1019, 72, 165)
     assert search(**params, commentator="顏師古")["count"] == yan_layer

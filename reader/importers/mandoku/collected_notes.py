@@ -28,6 +28,7 @@ from __future__ import annotations
 from characters.folding import fold
 
 from ..document import COMMENTARY, NOTE, JuanDocument, PieceDoc
+from .author_notes import misprinted_formula
 from .commentators import split_note
 from .piece_splits import split_piece
 from .profiles import COLLECTED_NOTES, Profile, book_title
@@ -60,7 +61,7 @@ def split_collected_notes(doc: JuanDocument) -> int:
                             quoted += _open_at(held, at, cut, carry, collector)
                     name, basis = p.layer_name, p.layer_basis
                     parts = split_note(p, profile, carry, doc.columns_reversed)
-                    named = _name_alone(p.text, profile) or (_misprinted(p.text, profile) if carry is None else None)
+                    named = _name_alone(p.text, profile) or (misprinted_formula(p.text, profile) if carry is None else None)
                     if named is not None:  # 「註(鄭𤣥)」 / 「𤣥曰…」: the man's name printed small opens his part
                         parts[0].commentator = named.commentator
                     for part in parts:  # the layer stays the book's (何注); only the commentator is the part's
@@ -103,25 +104,6 @@ def _name_alone(text: str, profile: Profile) -> Voice | None:
     full size); None for any other text."""
     read = fold(text + "曰")
     return next((v for f, v in profile.formulas.items() if fold(f) == read), None)
-
-
-def _misprinted(text: str, profile: Profile) -> Voice | None:
-    """The voice of the man whose whole name and 曰 (a formula of ``profile`` naming him by two or more
-    characters) opens ``text``, a note's first piece, with one character of the name misprinted (論語
-    四部叢刊 卷九 「鄚玄曰玉珪璋之屬…」, 卷六 「鄭之曰牛兄桓魋…」): the formula the note opens with, 曰 right
-    after the name; None when no such formula or when the near formulas name different men. Over the
-    three books that print the 集解 (論語注疏, 論語 四部叢刊, 論語集解義疏) it takes these two notes
-    alone; no character of a note's inside is read so."""
-    read = fold(text)
-    if any(read.startswith(fold(f)) for f in profile.formulas):
-        return None
-    men = {voice.commentator for formula, voice in profile.formulas.items()
-           if len(formula) >= 3 and read[len(formula) - 1:len(formula)] == "曰"
-           and sum(a != b for a, b in zip(read, fold(formula[:-1]))) == 1}
-    if len(men) != 1:
-        return None
-    man = men.pop()
-    return next(v for v in profile.formulas.values() if v.commentator == man)
 
 
 def _open_at(held: list[PieceDoc], at: int, cut: int, voice: Voice, collector: str) -> int:

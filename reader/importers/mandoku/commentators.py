@@ -19,7 +19,8 @@ files themselves):
   led by 補曰 (𥙷曰). 前漢書 prints 顏師古's 注 collecting the earlier commentators, each
   led by his name and 曰 (應劭曰, 如淳曰 … 師古曰). A formula opens a part of its
   commentator (``layer_basis`` ``layout``); the part before the first formula is the
-  profile's default commentator.
+  profile's default commentator, or, where the collector signs his own parts (前漢書's 師古曰), the
+  author's own note (班固's 自注: ``author_notes.opening_voice``, docs/decisions/0091).
 * A ``○`` (U+25CB) or ``〇`` (U+3007) inside a note opens an appended layer: in 前漢書 and
   後漢書 the remarks of 宋 editors (○宋祁曰, ○劉攽曰: EDITORIAL); in 四部叢刊 editions of the
   classics and in 莊子注, 陸德明's readings (``〇雒音洛``, ``○知音智``: READINGS). In a book
@@ -91,6 +92,8 @@ from ..document import (
 from ..bylines import byline_people
 from .appended import COMMENTARY_ROLES, cross_reference, readings_start
 from .circles import CIRCLES, opens_readings, quoting_circles
+from .author_notes import opening_voice
+from .edition_forms import front_matter
 from .column_order import closes_note, columns, columns_reversed, reading_order
 from .profiles import GENERIC, INDENT_LAYERS, MARKED_BLOCKS, Profile, book_title, undecided
 from .voices import Voice
@@ -224,7 +227,7 @@ def _split(piece: PieceDoc, profile: Profile, before: Voice | None,
     reading = "".join(piece.text[i] for i in order)
     pos = {offset: k for k, offset in enumerate(order)}
     starts = {0} | {pos[a] for line in columns(piece) for a, _ in line if a in pos}
-    voices_read = _voices_of(reading, starts, profile, before or profile.default)
+    voices_read = _voices_of(reading, starts, profile, before or opening_voice(reading, profile))
     voices: list[Voice | None] = [None] * len(piece.text)
     for k, offset in enumerate(order):
         voices[offset] = voices_read[k]
@@ -408,6 +411,8 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
         marked_blocks(doc, MARKED_BLOCKS[title])
     flip = doc.columns_reversed
     profile = signed_formulas(doc, profile)
+    if profile.author_notes is not None and front_matter(doc):  # 前漢書's 敘例: 顏師古's own text and notes
+        profile = replace(profile, author_notes=None)
     if profile.circle == "remark":
         profile = replace(profile, editors=circled_editors(doc))
     book = profile
@@ -580,7 +585,9 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: Voice | None, flip: 
             parts, carry = _split(p, voiced, before, flip)
             out.extend(parts)
         else:
-            if p.text:
+            # (in a book of the author's own notes, 前漢書, spaces alone between two notes part no note: 「(…輕
+            # &KR0034;也㐮邑自出文繡非)　(綃今之/三服也)」 goes on in 顏師古's voice, not the author's)
+            if p.text and (p.text.strip("\u3000") or profile.author_notes is None):
                 carry = None
             if p.kind == TEXT and p.text and p.effective_layer == CLASSIC:
                 titles = False

@@ -72,6 +72,12 @@ class Profile:
     #: writes (「夏曰瑚殷曰璉周曰簠簋」: 周 the dynasty): a formula of two characters with 曰 among the three
     #: characters before it, inside a column and not after a sentence's end, goes on with the list.
     sayings: bool = False
+    #: A collection whose collector signs each of his own parts with his name and 曰, as he opens the
+    #: parts of the men he quotes (前漢書: 師古曰, 應劭曰 …; docs/decisions/0091): a note that opens with no
+    #: formula is then no part of his, but the book's author's own note (班固's 自注), this voice;
+    #: None where the collector's own words open with no formula (史記集解's 裴駰, 文選注's 李善, 何晏).
+    #: ``author_notes.opening_voice`` reads it, with the rule's exclusions.
+    author_notes: Voice | None = None
 
 
 PROFILES: tuple[Profile, ...] = (
@@ -83,7 +89,8 @@ PROFILES: tuple[Profile, ...] = (
     Profile(("史記集解",), Voice("裴駰", COMMENTARY, "集解"), JIJIE, collects=True),
     Profile(("史記索隱",), Voice("司馬貞", COMMENTARY, "索隱")),
     Profile(("史記正義",), Voice("張守節", COMMENTARY, "正義")),
-    Profile(("前漢書", "漢書"), Voice("顏師古", COMMENTARY, "注"), HANSHU, circle="remark", collects=True),
+    Profile(("前漢書", "漢書"), Voice("顏師古", COMMENTARY, "注"), HANSHU, circle="remark", collects=True,
+            author_notes=Voice("班固", COMMENTARY, "自注")),
     Profile(("後漢書",), Voice("李賢", COMMENTARY, "注"), circle="remark"),
     Profile(("三國志", "魏志"), Voice("裴松之", COMMENTARY, "注")),
     Profile(("世說新語",), Voice("劉孝標", COMMENTARY, "注")),
