@@ -151,3 +151,11 @@ def test_a_title_printed_as_high_as_a_category_with_its_note_running_on():
     doc = _read("KR4h0003_030")
     assert _heads(doc, 57, 116) == [(57, "詠貧士", ["陶淵明"]), (87, "七月七日夜詠牛女", ["謝恵連"]), (116, "擣衣", ["謝惠連"])]
     assert "謝恵連" not in [s.title for s in doc.sections]
+
+
+def test_an_end_title_written_with_a_variant_closes_its_juan():
+    """文選 李善註 卷十九 ends 「　文𨕖巻十九」 (its other juans 「　文選巻十八」 …): the juan's own label after its
+    last text, the title one character apart from the work's. It was a section titled 文𨕖巻十九."""
+    doc = _read("KR4h0002_019")
+    assert doc.trailer_lines == ["\u3000文𨕖巻十九¶"]
+    assert "文𨕖巻十九" not in [s.title for s in doc.sections]

@@ -330,8 +330,24 @@ class Header:
             return True
         if end and end["title"].translate(TITLE_VARIANTS) == self.work.translate(TITLE_VARIANTS):
             return True
+        if at_end and self.own_end_title(line):
+            return True
         return bool(m) and (m["title"].startswith(self.work) or same_title(m["title"], self.work)
                             or self.of_book(m["title"]))
+
+    def own_end_title(self, line: str) -> bool:
+        """Whether ``line``, after the juan's last text, is its end title with one character of the title
+        written in a form ``TITLE_VARIANTS`` does not list: a title and the juan's own 卷 label (the ``JUAN``
+        property's), nothing else, the title the work's (its first characters, as ``same_title`` reads a
+        shortened title) but for one character (文選註 卷十九 ends ``　文𨕖巻十九`` where its other juans end
+        ``　文選巻十八``, ``　文選巻二十``). The juan's own label after the last text says the line closes the
+        juan; two characters off is another title."""
+        m = TITLE_WITH_LABEL.match(line)
+        juan = self.prop("JUAN").strip().translate(TITLE_VARIANTS)
+        if not m or m["rest"] or m["note"] or not JUAN_LABEL.match(juan) or m["label"].translate(TITLE_VARIANTS) != juan:
+            return False
+        title, work = m["title"].translate(TITLE_VARIANTS), self.work.translate(TITLE_VARIANTS)[:len(m["title"])]
+        return len(title) == len(work) and sum(a != b for a, b in zip(title, work)) == 1
 
     def byline_line(self, line: str) -> str | None:
         """The byline of a byline line: indented by three U+3000 or more and ending in a
