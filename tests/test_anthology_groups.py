@@ -149,8 +149,26 @@ def test_a_title_printed_as_high_as_a_category_with_its_note_running_on():
     three lines at the top of the column, then 「　　　謝恵連」 over the poem: the title went on the
     piece before (詠貧士) and the section was titled 謝恵連."""
     doc = _read("KR4h0003_030")
-    assert _heads(doc, 57, 116) == [(57, "詠貧士", ["陶淵明"]), (87, "七月七日夜詠牛女", ["謝恵連"]), (116, "擣衣", ["謝惠連"])]
+    assert _heads(doc, 57, 116) == [(57, "詠貧士", ["陶淵明"]), (71, "讀山海經", ["陶淵明"]), (87, "七月七日夜詠牛女", ["謝恵連"]),
+                                    (116, "擣衣", ["謝惠連"])]
     assert "謝恵連" not in [s.title for s in doc.sections]
+
+
+def test_a_name_printed_as_deep_as_a_noted_title_is_its_author():
+    """六臣註文選 卷三十 「　　讀山海經(…)」 over 「　　陶淵明」 over the poem (the author printed as deep as the
+    title, where the juan prints him a column deeper): the poem had no title and went on 詠貧士's section.
+    文選 李善註 卷五十九 「　　劉先生夫人墓誌(…」 and its note's next line 「　　(瓛立碑…)」 over 「　　任彦升」: the
+    title and author were text of the piece before. Only in a run that prints an author deeper than his title:
+    禮書 (KR1d0084) 卷二十九 「　　人耦(…」 over 「　　牛耦」 over the text is two headings, no title and author."""
+    assert _heads(_read("KR4h0003_030"), 57, 90) == [(57, "詠貧士", ["陶淵明"]), (71, "讀山海經", ["陶淵明"]),
+                                                     (87, "七月七日夜詠牛女", ["謝恵連"])]
+    doc = _read("KR4h0002_059")
+    assert _heads(doc, 660, 700) == [(670, "劉先生夫人墓誌", ["任彦升"])]
+    section = next(s for s in doc.sections if s.line == 670)
+    assert [(p.kind, p.text) for p in section.pieces if p.kind != NOTE][:3] == [
+        (LABEL, "劉先生夫人墓誌"), (LABEL, "任彦升"), (TEXT, "既稱萊婦亦曰鴻妻")]
+    li_shu = parse_written_back(SHARED / "corpus" / "kanripo-jingbu" / "KR1d0084" / "KR1d0084_029.txt")
+    assert "人耦" not in [s.title for s in li_shu.sections] and not any(s.bylines for s in li_shu.sections)
 
 
 def test_an_end_title_written_with_a_variant_closes_its_juan():

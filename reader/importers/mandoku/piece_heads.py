@@ -233,7 +233,8 @@ GENRE_END = re.compile(r"[賦詩表書序論頌贊銘誄碑文詔令教策檄啓
 NUMBERED_HEADING = re.compile(r"[一二三四五六七八九十百]$")
 
 
-def author_under_title(run: list[Unit], k: int, authors: set[int], running: bool = False) -> int | None:
+def author_under_title(run: list[Unit], k: int, authors: set[int], running: bool = False,
+                       level: bool = False) -> int | None:
     """The index of the title when ``run[k]`` is the author's line under a piece's title, read
     from below (else None): a name
     of two to ``AUTHOR_MAX`` characters on a line of its own, with or without its note (running
@@ -258,7 +259,9 @@ def author_under_title(run: list[Unit], k: int, authors: set[int], running: bool
     u = run[k]
     # ``running``: the name's note may run on over the next lines printed as deep, asked of a name the run
     # prints as an author's elsewhere (文選 李善註 卷四十九 ``　　晉紀論晉武帝革命`` over ``　　　干令升(何法盛晉書曰…``
-    # and ``　　　(紀起宣帝…)``; not 欽定詩經傳說彙纂's ``　　　　烈祖(孔氏穎達謂…`` under a poem's title)
+    # and ``　　　(紀起宣帝…)``; not 欽定詩經傳說彙纂's ``　　　　烈祖(孔氏穎達謂…`` under a poem's title).
+    # ``level``: the run prints an author deeper than his title; a bare name as deep as a noted title is its author
+    # there (``_level_name``)
     if not (author_line(u) if running else line_with_notes(u, AUTHOR_MAX)) or u.pieces[0].n < 2 or u.indent < 2 \
             or u.entry:
         return None
@@ -272,13 +275,15 @@ def author_under_title(run: list[Unit], k: int, authors: set[int], running: bool
         return None
     title = run[j]
     counted = title.kind == "para" and bool(COUNTED.search(title_words(title)))
-    if u.indent < 3 and not (first_piece and title.indent == u.indent) and not (counted and title.indent < u.indent):
+    level = level and deeper == 0 and _level_name(run, j, k)
+    if u.indent < 3 and not (first_piece and title.indent == u.indent) and not (counted and title.indent < u.indent) \
+            and not level:
         return None  # a name two columns in: under a group's first piece, or under a group's title printed higher
     # a title whose note runs on over lines at the top of the column may be printed as high as a 類
     # name (六臣註文選 卷三十 ``　七月七日夜詠牛女(…`` and three lines of its note over ``　　　謝恵連``)
     running = deeper == 0 and j < k - 1 and len(title.pieces) > 1
     if title.kind != "para" or not (2 if not (counted or running) else 1) <= title.indent <= u.indent \
-            or (title.indent == u.indent and not first_piece) \
+            or (title.indent == u.indent and not first_piece and not level) \
             or not title.pieces or title.pieces[0].kind != TEXT \
             or title.label or NUMBERED_HEADING.search("".join(title.pieces[0].chunks)) \
             or (title.lines != 1 and not (len(title.pieces) > 1 and all(p.kind == NOTE for p in title.pieces[1:]))
@@ -300,6 +305,22 @@ def author_under_title(run: list[Unit], k: int, authors: set[int], running: bool
     below = past_notes(run, after)
     part = counted and _head_line(nxt) and nxt.indent > u.indent and len(title_words(nxt)) > AUTHOR_MAX
     return j if part and below < len(run) and flush_text(run[below]) else None
+
+
+def _level_name(run: list[Unit], j: int, k: int) -> bool:
+    """Whether ``run[k]``, a name alone on its line (no note), printed as deep as the line ``run[j]`` right above
+    it, is the author of the piece that line titles: ``run[j]`` its words then only their note, to the end of
+    the line or running on over the next lines printed as deep (in its own unit), and the piece's text at the
+    top of the column under the name. The copyist kept the author at the title's depth, where the juan prints
+    him deeper elsewhere (六臣註文選 卷三十 ``　　讀山海經(…`` over ``　　陶淵明``; 文選 李善註 卷五十九
+    ``　　劉先生夫人墓誌(…`` and ``　　(瓛立碑…)`` over ``　　任彦升``). Asked only in a run that prints an
+    author deeper than his title elsewhere (``author_under_title``'s ``level``): 禮書 (KR1d0084) prints a heading
+    with its note over the next heading as deep, no note on it, over the text on both (卷二十九 ``　　人耦(…`` over
+    ``　　牛耦``, 卷八十五 ``　　大夫餕禮(…`` over ``　　士餕禮``), and no author under any title."""
+    u, title = run[k], run[j]
+    return (j == k - 1 and title.kind == "para" and title.indent == u.indent and len(u.pieces) == 1
+            and len(title.pieces) > 1 and title.pieces[0].kind == TEXT and all(p.kind == NOTE for p in title.pieces[1:])
+            and flush_text(run[k + 1] if k + 1 < len(run) else None))
 
 
 def wrapped_title(u: Unit) -> bool:

@@ -393,9 +393,13 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
     # a run that prints an author's line under a title as the title's own reading finds it (a
     # commentator named in the author's note, a title with its note): the book prints its pieces
     # with their authors, and an author's line is read from below too (``author_under_title``)
-    authors = {title_words(run[found[0]]) for k, u in enumerate(run) if headings and line_with_notes(u, TITLED_MAX)
-               for found in [author_after(run, k)] if found}
+    found_authors = [(k, found[0]) for k, u in enumerate(run) if headings and line_with_notes(u, TITLED_MAX)
+                     for found in [author_after(run, k)] if found]
+    authors = {title_words(run[a]) for _, a in found_authors}
     with_authors = bool(authors)
+    # a run that prints an author deeper than his title: a name as deep as a title may be a slip of the copyist's
+    # (``piece_heads._level_name``); where the run's authors are as deep as their titles, such pairs are headings
+    level_names = any(run[a].indent > run[k].indent for k, a in found_authors)
     # a group's pieces titled under its title, and authors' lines whose titles a lost page took
     members, lost = group_heads(run, authors) if with_authors else ({}, set())
     # the names read from below under a title ending in its genre (``GENRE_END``): such a name is an author's
@@ -425,7 +429,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
         while below < len(run) and notes_only(run[below]) and run[below].indent > u.indent:
             below += 1
         after = run[below] if below < len(run) else None
-        title_at = author_under_title(run, k, bylines, running=title_words(u) in genre_authors) \
+        title_at = author_under_title(run, k, bylines, running=title_words(u) in genre_authors, level=level_names) \
             if headings and k not in bylines \
             and bool(u.pieces) and "".join(u.pieces[0].chunks) not in labels | recurring else None
         if title_at is not None and not with_authors and not GENRE_END.search(title_words(run[title_at])) \
