@@ -154,6 +154,20 @@ def test_a_title_printed_as_high_as_a_category_with_its_note_running_on():
     assert "謝恵連" not in [s.title for s in doc.sections]
 
 
+def test_a_pieces_preface_printed_higher_than_its_title_is_its_text():
+    """文選 李善註 卷三十 擬魏太子鄴中集詩八首 (謝靈運) prints each piece's title as deep as the author
+    (「　　　王粲」), then its preface one column in (「　家本秦川貴公子孫遭亂流寓自傷情多」), then the poem:
+    the preface ended the group as the next 類 would (王粲 … 平原侯植 had no author), and 阮瑀's, short
+    (「　管書記之任故有優渥之言」), titled his section."""
+    doc = _read("KR4h0002_030")
+    assert _heads(doc, 599, 730) == [(599, "擬魏太子鄴中集詩八首", ["謝靈運"])] + [
+        (line, title, ["謝靈運"]) for line, title in [(611, "魏太子"), (622, "王粲"), (641, "陳琳"), (654, "徐幹"),
+                                                   (670, "劉楨"), (685, "應瑒"), (699, "阮瑀"), (712, "平原侯植")]]
+    section = next(s for s in doc.sections if s.line == 699)
+    assert [(p.kind, p.text) for p in section.pieces[:3]] == [
+        (LABEL, "阮瑀"), (TEXT, "管書記之任故有優渥之言"), (TEXT, "河洲多沙塵風悲黄雲起")]
+
+
 def test_a_name_printed_as_deep_as_a_noted_title_is_its_author():
     """六臣註文選 卷三十 「　　讀山海經(…)」 over 「　　陶淵明」 over the poem (the author printed as deep as the
     title, where the juan prints him a column deeper): the poem had no title and went on 詠貧士's section.

@@ -14,7 +14,7 @@ import itertools
 from ..document import TEXT, SectionDoc
 from reader.numerals import chinese_to_int
 from .piece_heads import (COUNTED, GENRE_END, TITLED_MAX, _above, _head_line, _words_and_notes, author_after, author_line, author_under_title, byline_of, commentator_line,
-                          flush_text, past_notes, title_words)
+                          flush_text, past_notes, preface_line, title_words)
 from .lines import PieceBuilder
 from .units import Unit
 
@@ -42,6 +42,8 @@ def piece_head(run: list[Unit], k: int) -> bool:
     below = past_notes(run, k)
     if below < len(run) and author_line(run[below]) and not flush_text(run[below]):
         below = past_notes(run, below)
+    elif below < len(run) and preface_line(run, below):
+        below = past_notes(run, below)  # the piece's preface printed higher than its title (李善 卷三十 王粲)
     if below >= len(run) or not flush_text(run[below]):
         return False
     above = _above(run, k)
@@ -132,8 +134,9 @@ def group_heads(run: list[Unit], authors: set[str]) -> tuple[dict[int, int], set
         if group_title(u):
             left, head, count = group_title(u), k, group_title(u)
             continue
-        if left > 0 and 1 <= u.indent < run[head].indent and u.pieces and u.pieces[0].kind == TEXT:
-            left = 0  # the next 類, printed higher
+        if left > 0 and 1 <= u.indent < run[head].indent and u.pieces and u.pieces[0].kind == TEXT \
+                and not preface_line(run, k):
+            left = 0  # the next 類, printed higher (not a piece's preface under its title)
         if not piece_head(run, k):
             continue
         above = _above(run, k)

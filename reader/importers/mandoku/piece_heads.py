@@ -307,6 +307,26 @@ def author_under_title(run: list[Unit], k: int, authors: set[int], running: bool
     return j if part and below < len(run) and flush_text(run[below]) else None
 
 
+def preface_line(run: list[Unit], k: int) -> bool:
+    """Whether ``run[k]`` is a piece's preface printed under its title: a paragraph of words (with or without
+    notes, which may run on over the next lines) printed one column in, higher than any line of a piece's head
+    (``_head_line``: two or more) and than the title line right above it, longer than a name (more than
+    ``AUTHOR_MAX`` characters of words: no author's line), then the piece's text at the top of the column (文選 李善註 卷三十 擬魏太子鄴中集詩八首 by 謝靈運:
+    ``　　　王粲`` over ``　家本秦川貴公子孫遭亂流寓自傷情多`` over ``幽厲昔崩亂…``, ``　　　阮瑀`` over
+    ``　管書記之任故有優渥之言`` over ``河洲多沙塵…``). Under a piece's title the book prints its author as deep
+    or deeper, its text flush; a 類 is printed over the titles of its pieces, after the text of the piece
+    before: a line printed higher than a title right under it is the piece's own words, no heading and no 類.
+    (A title may be printed higher than the line over it where that line is no title: 卷二十七 ``　　　　古辭(…``
+    over ``　　　飲馬長城窟行(…``, the old words' line printed where an author's would be.)"""
+    u = run[k]
+    if u.kind != "para" or u.indent != 1 or u.label or u.entry or not u.pieces or u.pieces[0].kind != TEXT \
+            or not _words_and_notes(u, 1) or len(title_words(u)) <= AUTHOR_MAX:
+        return False
+    above = _above(run, k)
+    return above >= 0 and _head_line(run[above]) and run[above].indent > u.indent \
+        and flush_text(run[past_notes(run, k)] if past_notes(run, k) < len(run) else None)
+
+
 def _level_name(run: list[Unit], j: int, k: int) -> bool:
     """Whether ``run[k]``, a name alone on its line (no note), printed as deep as the line ``run[j]`` right above
     it, is the author of the piece that line titles: ``run[j]`` its words then only their note, to the end of

@@ -33,7 +33,7 @@ from .hexagrams import hexagram_chapters
 from .lines import IDEO_SPACE, PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after, flush_text,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
-                          note_under_heading, running_title, title_words, wrapped_title, writers_line)
+                          note_under_heading, preface_line, running_title, title_words, wrapped_title, writers_line)
 from .piece_groups import carry_group_bylines, group_heads, group_parts, group_people
 from .title_stacks import stacked
 from .units import Unit  # noqa: F401  (its home was here: parser, tests)
@@ -471,7 +471,9 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             and (nxt is None or nxt.new_para or note_under_heading(run, k)
                  or (author[:1] == [k + 1] and bool(GENRE_END.search(title_words(u)))))
             and (u.new_para or (bool(author) and run[author[0]].indent > u.indent))
-            and not u.label and not u.entry)
+            and not u.label and not u.entry
+            # a piece's preface under its title, printed higher than it (李善 卷三十 阮瑀's 管書記之任…)
+            and not (with_authors and preface_line(run, k)))
         if (heading_like[-1] or k in lost) and not u.new_para:
             opens.add(k)
         if heading_like[-1] and u.indent >= 2:  # a title, not a 類 name printed higher (騷下, 詠史)
