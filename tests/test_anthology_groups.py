@@ -108,7 +108,7 @@ def test_li_shans_piece_heads_read_as_titles_over_their_authors():
     assert len(section.paragraphs[0]) == 2  # the title and its note; the author a paragraph of his own
     assert _heads(_read("KR4h0002_028"), 320, 420) == [(327, "㑹吟行", ["謝靈運"]), (361, "東武吟", ["鮑明遠"]),
                                                       (390, "出自薊北門行", ["鮑明遠"]), (406, "結客少年場行", ["鮑明遠"])]
-    assert _heads(_read("KR4h0002_021"), 330, 346) == [(342, "五君詠", ["顔延年"])]  # (its parts name no author yet)
+    assert _heads(_read("KR4h0002_021"), 330, 346) == [(342, "五君詠", ["顔延年"])]
     assert _heads(_read("KR4h0002_022"), 330, 360) == [(347, "車駕幸京口侍逰蒜山作一首", ["顔延年"])]
 
 
@@ -152,6 +152,19 @@ def test_a_title_printed_as_high_as_a_category_with_its_note_running_on():
     assert _heads(doc, 57, 116) == [(57, "詠貧士", ["陶淵明"]), (71, "讀山海經", ["陶淵明"]), (87, "七月七日夜詠牛女", ["謝恵連"]),
                                     (116, "擣衣", ["謝惠連"])]
     assert "謝恵連" not in [s.title for s in doc.sections]
+
+
+def test_the_parts_of_a_piece_that_counts_none_are_its_authors():
+    """文選 李善註 卷二十一 「　　五君詠(…」 (its note running on), 「　　　顔延年」, then its first part's title as
+    high as its own, 「　　阮步兵(…」, over the poem; the next parts each under a title of their own and no
+    author (「　　　嵇中散」 … 「　　　向常侍」): each part is 顔延年's, as under 六臣's 五君詠五首, up to 詠史詩一首
+    and its own author. 卷三十三 九章一首 over 屈平 and 王逸注 over 渉江 the same (test_unseen_books)."""
+    assert _heads(_read("KR4h0002_021"), 330, 420) == [
+        (342, "五君詠", ["顔延年"]), (347, "阮步兵", ["顔延年"]), (360, "嵇中散", ["顔延年"]), (373, "劉叅軍", ["顔延年"]),
+        (383, "阮始平", ["顔延年"]), (397, "向常侍", ["顔延年"]), (407, "詠史詩一首", ["鮑明逺"])]
+    assert _heads(_read("KR4h0003_021"), 415, 500) == [
+        (415, "五君詠五首", ["顔延年"]), (422, "阮歩兵", ["顔延年"]), (435, "嵇中散", ["顔延年"]), (451, "劉參軍", ["顔延年"]),
+        (463, "阮始平", ["顔延年"]), (477, "向常侍", ["顔延年"]), (498, "詠霍將軍北伐詩", ["虞子陽"])]
 
 
 def test_a_pieces_preface_printed_higher_than_its_title_is_its_text():

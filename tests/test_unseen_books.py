@@ -394,7 +394,8 @@ def test_the_same_pieces_in_li_shans_wenxuan_with_their_author_and_commentator_l
     """文選 李善註 (KR4h0002, 四庫全書) 卷三十三 prints the same pieces another way: the title's note
     runs on indented (``　　九章一首(…`` then ``　　　(所陳忠信之/道甚明著也)``), the author and the
     commentator each on a line of his own (``　　　屈平``, ``　　　　王逸注``), and the piece's title
-    under them (``　　　渉江``)."""
+    under them (``　　　渉江``): a piece of 九章, titled over its text, 屈平's with 王逸's 注 as 九章 is
+    (``piece_groups.parted_title``)."""
     from .conftest import SHARED
     path = SHARED / "corpus" / "kanripo-commentary" / "KR4h0002" / "KR4h0002_033.txt"
     text = path.read_text(encoding="utf-8")
@@ -405,7 +406,7 @@ def test_the_same_pieces_in_li_shans_wenxuan_with_their_author_and_commentator_l
         "招隠士一首"]
     # a group's pieces are its author's (九歌二首: 少司命, 山鬼; ``piece_groups``)
     assert [_people(s) for s in doc.sections] == [
-        ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], [], ["屈平", "王逸注"], ["屈平", "王逸注"], ["宋玉", "王逸注"],
+        ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], ["屈平", "王逸注"], ["宋玉", "王逸注"],
         ["宋玉", "王逸注"], ["宋玉", "王逸注"], ["宋玉", "王逸注"], ["宋玉", "王逸注"], ["劉安", "王逸注"]]  # untitled: the piece's
     assert [(p.kind, p.text) for p in doc.sections[3].pieces] == [
         (LABEL, "九章一首"), (NOTE, "序曰九章者屈原之所作也屈原放江南之野故復作九章章著也明也言己"),

@@ -14,7 +14,7 @@ import itertools
 from ..document import TEXT, SectionDoc
 from reader.numerals import chinese_to_int
 from .piece_heads import (COUNTED, GENRE_END, TITLED_MAX, _above, _head_line, _words_and_notes, author_after, author_line, author_under_title, byline_of, commentator_line,
-                          flush_text, past_notes, preface_line, title_words)
+                          flush_text, notes_only, past_notes, preface_line, title_words)
 from .lines import PieceBuilder
 from .units import Unit
 
@@ -67,6 +67,23 @@ def group_title(u: Unit) -> int:
             or u.pieces[0].kind != TEXT or not _words_and_notes(u) or len(title_words(u)) > TITLED_MAX:
         return 0
     return group_count(title_words(u))
+
+
+def parted_title(run: list[Unit], k: int) -> bool:
+    """Whether ``run[k]`` titles a piece printed in parts that counts none of them (no ``group_title``): the
+    title over its author's line (``piece_heads.author_after``; his commentator's under it), then, not the
+    piece's text, the title of its first part over that text (文選 李善註 卷二十一 ``　　五君詠(…`` and its note
+    running on, ``　　　顔延年``, ``　　阮步兵(…`` over ``阮公雖淪跡…``, where 六臣 prints ``五君詠五首``; 卷三十三
+    ``　　九章一首(…``, ``　　　屈平``, ``　　　　王逸注``, ``　　　渉江``). As under a group's title, each part after
+    it is titled and names no author (``　　　嵇中散`` … ``　　　向常侍``): the parts are the group's pieces
+    (``group_heads``), the author's each, up to a piece with its own author's line, a title that counts one
+    piece (``…一首``) or the next 類."""
+    u = run[k]
+    if u.kind != "para" or not _head_line(u) or group_title(u):
+        return False
+    found = author_after(run, k)
+    m = past_notes(run, found[-1]) if found else len(run)
+    return m < len(run) and not flush_text(run[m]) and _head_line(run[m])
 
 
 def _heading_indent(u: Unit) -> int:
@@ -134,6 +151,9 @@ def group_heads(run: list[Unit], authors: set[str]) -> tuple[dict[int, int], set
         if group_title(u):
             left, head, count = group_title(u), k, group_title(u)
             continue
+        if parted_title(run, k):
+            left, head, count = len(run), k, len(run)  # its parts, up to a piece of its own or the next 類
+            continue
         if left > 0 and 1 <= u.indent < run[head].indent and u.pieces and u.pieces[0].kind == TEXT \
                 and not preface_line(run, k):
             left = 0  # the next 類, printed higher (not a piece's preface under its title)
@@ -156,11 +176,14 @@ def group_people(run: list[Unit], members: dict[int, int], bylines: set[int]) ->
     """The authors' lines (indexes into ``run``, from ``bylines``) of each group, by the index of its
     title: those between the group's title and its second piece's title, under the group's title or
     under its first piece's (``樂府詩十七首`` over ``猛虎行`` over ``陸士衡``; ``樂府二首`` over ``短歌行`` over
-    ``魏武帝`` over ``苦寒行``)."""
+    ``魏武帝`` over ``苦寒行``); for a group of one piece, up to the lines right under that piece's title
+    (``parted_title``: ``九章一首`` over ``屈平`` and ``王逸注`` over ``渉江``; not the juan's later authors)."""
     out: dict[int, list[int]] = {}
     for head in sorted(set(members.values())):
         titles = sorted(k for k, h in members.items() if h == head)
-        end = titles[1] if len(titles) > 1 else len(run)
+        end = titles[1] if len(titles) > 1 else titles[0] + 1
+        while len(titles) == 1 and end < len(run) and (end in bylines or notes_only(run[end])):
+            end += 1  # a group of one piece (九章一首 over 渉江): the lines under that piece's title, not the juan's
         out[head] = sorted(b for b in bylines if head < b < end)
     return out
 
