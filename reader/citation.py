@@ -24,7 +24,7 @@ from .juans import APPENDIX, Content, front_or_back, juan_contents
 from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, section_byline
 from .matter import matter_writer
-from .pieces import is_classic
+from .pieces import EDITORIAL, is_classic
 from .signals import naming_pieces, naming_titles, pieces_named, titles_unmade
 
 
@@ -103,13 +103,27 @@ def opening_heading(pieces) -> str:
     of ``pieces`` (in order; anything with ``kind``, ``layer``, ``text`` and, where a structure
     correction made it a heading, ``structure`` ``HEADING``) a correction made a heading, when no
     main text of the classic (``is_classic``) comes before it; "" for none (a heading made of a line
-    inside the text is a heading there, not the section's title)."""
+    inside the text is a heading there, not the section's title). A section whose pieces are all
+    the 四庫 editors' 提要 (``is_tiyao``: its headless 提要, which the file prints under no heading of
+    its own) is named ``TIYAO``, not by its chapter (禮書綱目's 〈目錄〉, 三國志's 〈三國志目錄〉)."""
+    pieces = list(pieces)
     for p in pieces:
         if getattr(p, "structure", "") == HEADING:
             return p.text
         if is_classic(p):
             return ""
-    return ""
+    return TIYAO if pieces and all(map(is_tiyao, pieces)) else ""
+
+
+#: The name of a section that holds the 四庫 editors' 提要 alone (``opening_heading``), as the
+#: importers name the layer of its pieces and the section of a 提要 under its heading.
+TIYAO = "提要"
+
+
+def is_tiyao(piece) -> bool:
+    """Whether ``piece`` (``layer``, ``layer_name``) is of the 四庫 editors' 提要: the editors' layer
+    under the name 提要."""
+    return (piece.layer, getattr(piece, "layer_name", "")) == (EDITORIAL, TIYAO)
 
 
 def naming_texts(pieces) -> list[str]:
@@ -163,8 +177,9 @@ def section_openings(section_ids: list[int]) -> dict[int, Opening]:
     corrected: dict = {}
     for _, found in (pieces_named.send(sender=PieceRun, rows=changed) if changed else ()):
         corrected.update(found or {})
-    if not corrected:
-        return {pk: Opening("", runs) for pk, runs in texts.items()}
+    if not corrected:  # a section of the 提要 alone is named so (``opening_heading``); the rest by their runs
+        tiyao = {run.section for run in read if is_tiyao(run)} - {run.section for run in read if not is_tiyao(run)}
+        return {pk: Opening(TIYAO if pk in tiyao else "", runs) for pk, runs in texts.items()}
     runs_of: dict[int, list[PieceRun]] = {pk: [] for pk in section_ids}
     for run in read:  # a run corrected, or the parts a layer correction of part of it makes
         got = corrected.get((run.section, run.position), run)

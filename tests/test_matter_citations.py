@@ -71,3 +71,26 @@ def test_a_juan_named_by_its_chapter_names_the_chapter_once(tmp_path):
                                    f"{people}《史記》六國年表「463六」（TLS標點本，葉 203-5a）"]
     assert (juan_citation_text(juan, juan.chapters.order_by("position"))
             == f"{people}《史記》六國年表（TLS標點本，Kanripo KR2a0001_203）")
+
+
+@pytest.mark.django_db
+def test_a_section_of_the_tiyao_alone_is_named_tiyao(tmp_path, client):
+    """A headless 提要 (the editors' words under no heading of their own) was named by its chapter in
+    a hit list (禮書綱目's 目錄, 三國志's 三國志目錄) or not at all (楚辭補注): it is named 提要, in the hit
+    list's names (``section_names``) and in its citation."""
+    from reader.citation import section_names
+
+    cited = {}
+    for folder, name in ((KANRIPO / "KR1d0086", "KR1d0086_000.txt"),
+                         (SHARED / "corpus" / "kanripo-commentary" / "KR2a0012", "KR2a0012_000.txt"),
+                         (SHARED / "corpus" / "kanripo-commentary" / "KR4a0003", "KR4a0003_000.txt")):
+        (juan,) = imported(tmp_path, folder, name)
+        tiyao = [s for s in juan.sections.order_by("position")
+                 if s.pieces.exists() and not s.pieces.exclude(layer="editorial", layer_name="提要").exists()]
+        keys = {(juan.edition.slug, juan.number, s.position) for s in tiyao}
+        assert section_names(keys) == dict.fromkeys(keys, "提要")
+        cited[name] = [(s.position, s.title, citation_text(s)) for s in tiyao]
+    assert cited == {  # the stored title stays ""
+        "KR1d0086_000.txt": [(76, "", "《禮書綱目》采輯羣書目・目錄・序〈目錄〉「提要」（四庫全書・文淵閣本，葉 0-82a）")],
+        "KR2a0012_000.txt": [(5, "", "《三國志》卷〇〈三國志目錄〉「提要」（四庫全書・文淵閣本，葉 0-18b）")],
+        "KR4a0003_000.txt": [(3, "", "《楚辭補注》目録「提要」（四庫全書・文淵閣本，葉 0-2b）")]}
