@@ -118,3 +118,19 @@ def test_a_juan_of_sanguozhi_is_cited_under_its_part(tmp_path, client):
         "〔晉〕陳壽　〔南朝宋〕裴松之注《三國志・魏志》卷一〈武帝〉（")
     (hou,) = imported(tmp_path, COMMENTARY / "KR2a0009", "KR2a0009_011.txt")
     assert "《後漢書》卷十一〈律厯志第一〉" in juan_citation_text(hou, Chapter.objects.filter(juan=hou).order_by("position"))
+
+
+@pytest.mark.django_db
+def test_a_juan_bound_in_another_juans_file_is_cited_under_its_list(tmp_path, client):
+    """三國志 KR2a0012_030 binds 卷二十九 after 卷二十八's 考證 (decision 0094): its chapter is titled by its list
+    of lives, as in 卷二十九's own file, and its sections are cited under that chapter and the file's 卷
+    (the file records no printed 卷); the juan page heads the chapter with its heading, 華佗."""
+    (juan,) = imported(tmp_path, COMMENTARY / "KR2a0012", "KR2a0012_030.txt")
+    chapters = list(Chapter.objects.filter(juan=juan).order_by("position"))
+    huatuo = "華佗\u3000杜䕫\u3000朱建平\u3000周宣\u3000管輅"
+    assert [c.title for c in chapters][1:4] == ["卷二十八考證", huatuo, "卷二十九考證"]
+    first = Section.objects.filter(chapter=chapters[2]).order_by("position").first()
+    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(pk=first.pk)
+    assert citation_text(section).startswith(f"〔晉〕陳壽　〔南朝宋〕裴松之注《三國志・魏志》卷三十〈{huatuo}〉「")
+    page = client.get(f"/works/KR2a0012/juan/30/{section.position}/").content.decode()
+    assert "華佗字元化沛國譙人也" in page and "呉普樊阿" in page

@@ -155,6 +155,38 @@ def test_sanguozhi_reads_its_lists_of_lives_alike_in_every_juan():
         (LABEL, "文德郭皇后　　　明悼毛皇"), (LABEL, "明元郭皇后"), (TEXT, "易稱男正位乎外女正位乎内")]
 
 
+def test_a_juan_bound_in_another_juans_file_reads_its_list_of_lives_as_its_heading():
+    """三國志 KR2a0012_030 binds, after 卷三十's first leaves, 卷二十八's end and 考證, all of 卷二十九 and
+    卷三十 again, each 卷 on a leaf of its own under ``欽定四庫全書``, its title line and bylines (stored as
+    written: one file, two hits for 華佗字元化). The lists of lives under those bylines were text:
+    ``華佗`` the classic and ``呉普樊阿`` 裴松之's 注, under chapters titled 卷二十九 and 卷三十. Each is now
+    its 卷's chapter heading as at a file's head: titled by its names, the first the heading, the others
+    its entries, its small print nobody's; 卷二十九's chapter reads as 卷二十九's own file (_029) does."""
+    folder = CORPUS / "kanripo-commentary" / "KR2a0012"
+    text = (folder / "KR2a0012_030.txt").read_text(encoding="utf-8")
+    doc = _read(folder / "KR2a0012_030.txt")
+    assert render_mandoku(doc) == text
+    wuhuan = "烏丸\u3000鮮卑\u3000東夷\u3000夫餘\u3000髙句麗\u3000濊\u3000馬韓\u3000辰韓"
+    huatuo = "華佗\u3000杜䕫\u3000朱建平\u3000周宣\u3000管輅"
+    assert [(c.title, c.heading) for c in doc.chapters] == [
+        (wuhuan, "烏丸\u3000鮮卑\u3000東夷\u3000\u3000夫餘\u3000髙句麗"), ("卷二十八考證", None), (huatuo, "華佗"),
+        ("卷二十九考證", None), (wuhuan, "烏丸\u3000鮮卑\u3000東夷\u3000\u3000夫餘\u3000髙句麗")]
+    own = _read(folder / "KR2a0012_029.txt").chapters[0]
+    bound = doc.chapters[2]
+
+    def head(chapter):
+        return [(p.kind, p.effective_layer, p.commentator, p.text) for p in chapter.sections[0].pieces[:4]]
+
+    assert head(bound) == head(own) == [
+        (NOTE, SMALLPRINT, "", "呉普樊阿"), (LABEL, CLASSIC, "", "\u3000杜䕫\u3000朱建平\u3000周宣\u3000管輅"),
+        (TEXT, CLASSIC, "", "華佗字元化沛國譙人也一名旉"), (NOTE, COMMENTARY, "裴松之", head(own)[3][3])]
+    last = doc.chapters[4].sections[0]
+    assert [(p.kind, p.effective_layer, p.text) for p in last.pieces[:4]] == [
+        (NOTE, SMALLPRINT, "東沃沮挹婁"), (LABEL, CLASSIC, "濊\u3000\u3000\u3000馬韓\u3000"), (LABEL, CLASSIC, "辰韓"),
+        (NOTE, SMALLPRINT, "弁辰倭人")]
+    assert not [p for p in doc.all_pieces() if p.kind == TEXT and p.text.startswith(("華佗\u3000", "烏丸\u3000"))]
+
+
 def test_shangshu_zhushu_prints_each_pians_title_again_at_its_head():
     """尚書注疏 prints each 篇's title after its 序, two columns in, alone or before the 傳 on it
     (``　　益稷𫝊禹稱其人因以名篇``); its juan's head line lists the 篇 in small print. The title was the

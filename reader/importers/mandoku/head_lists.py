@@ -21,14 +21,22 @@ the list's other names stay LABEL pieces, entries of the heading, and its notes 
 shown with the heading (``reader.reading.lift_heading_notes``). The section that held the list
 alone goes on into the next one (the list is no section of its own). The file writes back the same.
 
+A file may bind a later 卷 after its own (三國志 KR2a0012_030: 卷二十八's 考證, then 卷二十九 and 卷三十,
+each opening on a leaf of its own with ``欽定四庫全書``, its title line and the bylines): that 卷's head
+opens a chapter titled by its label (``卷二十九``, ``printed_juans.PRINTED_PART``; the line loop reads
+the list under its bylines as it does at the file's head), and its list of lives is that chapter's
+heading alike: titled by the list's names (〈華佗　杜䕫　朱建平　周宣　管輅〉, as in 卷二十九's own file),
+no longer by the 卷's label; the file is not split (decision 0094).
+
 Pure: no ORM, no I/O; ``parser._Parser.parse`` calls ``head_lists`` after the commentators are
 assigned.
 """
 from __future__ import annotations
 
-from ..document import LABEL, LAYOUT, NOTE, SMALLPRINT, TEXT, JuanDocument, PieceDoc
+from ..document import LABEL, LAYOUT, NOTE, SMALLPRINT, TEXT, ChapterDoc, JuanDocument, PieceDoc
 from .lines import IDEO_SPACE
 from .part_lists import _into_heading
+from .printed_juans import PRINTED_PART
 
 #: The Kanripo class of the 正史 (史部 正史類): 史記, 漢書, 後漢書, 三國志 … (``KR2a0012``).
 HISTORIES = "KR2a"
@@ -48,13 +56,15 @@ def _names(para: list[PieceDoc]) -> list[str]:
     return [name for p in para if p.kind == LABEL for name in p.text.split(IDEO_SPACE) if name.strip()]
 
 
-def head_list(doc: JuanDocument) -> int:
-    """How many paragraphs at the head of ``doc``'s first chapter are its list of lives (see the
-    module docstring); 0 where the juan opens otherwise."""
+def head_list(doc: JuanDocument, chapter: ChapterDoc | None = None) -> int:
+    """How many paragraphs at the head of ``chapter`` (default: ``doc``'s first chapter, untitled;
+    else a later one that a 卷's head opens, titled by the 卷's label, ``listed_chapters``) are its list
+    of lives (see the module docstring); 0 where the chapter opens otherwise."""
     if not doc.kanripo_id.startswith(HISTORIES) or not doc.chapters or not doc.file_sequence:
         return 0
-    chapter = doc.chapters[0]
-    if chapter.heading is not None or chapter.title:
+    chapter = doc.chapters[0] if chapter is None else chapter
+    if chapter.heading is not None or (chapter.title and not (chapter is not doc.chapters[0]
+                                                              and PRINTED_PART.match(chapter.title))):
         return 0
     paras = [para for s in chapter.sections for para in s.paragraphs]
     k = 0
@@ -68,13 +78,24 @@ def head_list(doc: JuanDocument) -> int:
     return k
 
 
+def listed_chapters(doc: JuanDocument) -> list[ChapterDoc]:
+    """The chapters of ``doc`` that may open with a 卷's list of lives: its first, and each later one
+    titled by a printed 卷's label (``PRINTED_PART``: the part a 卷's head opens inside the file, 三國志
+    KR2a0012_030's ``卷二十九`` and ``卷三十`` after the 考證 bound before them)."""
+    return doc.chapters[:1] + [c for c in doc.chapters[1:] if c.heading is None and PRINTED_PART.match(c.title)]
+
+
 def head_lists(doc: JuanDocument) -> int:
-    """Make the list of lives at the head of ``doc`` its first chapter's heading (module docstring),
-    in place. Returns the number of names it lists (0 where the juan opens otherwise)."""
-    k = head_list(doc)
+    """Make the list of lives at the head of each chapter of ``doc`` that opens a 卷 (``listed_chapters``)
+    that chapter's heading (module docstring), in place. Returns the number of names they list (0
+    where no chapter opens with one)."""
+    return sum(_head_list(doc, chapter) for chapter in listed_chapters(doc))
+
+
+def _head_list(doc: JuanDocument, chapter: ChapterDoc) -> int:
+    k = head_list(doc, chapter)
     if not k:
         return 0
-    chapter = doc.chapters[0]
     lists: list[list[PieceDoc]] = []
     for section in chapter.sections:
         while section.paragraphs and len(lists) < k:

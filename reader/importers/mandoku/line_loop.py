@@ -21,8 +21,8 @@ from ..errors import TextFormatError
 from .tls import org_title, table_row
 from .header import (COLLECTION, FILE_PROPERTY, KAOZHENG, PROPERTY, collation_part, file_juans, part_title,
                      printed_part_name, unindented, ORG_HEADING)
-from .contents import (ENTRY, GOES_ON, contents_lines, full_noted_title, head_notes, listed_heading, listed_titles,
-                       printed_title)
+from .contents import (ENTRY, GOES_ON, LIVES, contents_lines, full_noted_title, head_notes, listed_heading,
+                       listed_titles, printed_title, spaced_list)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
     hanging_indent, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE, title_goes_on, title_under_head,
@@ -333,6 +333,9 @@ class LineLoop:
                         self.heading_bylines.extend([byline] if byline else [])
                         after += 1
                     pending.extend(lines[k] + (nl if (k < n_lines - 1 or final_nl) else "") for k in range(i + 1, after))
+                    if head:  # the new 卷's list of its lives under its byline, as at the file's head (三國志
+                        # KR2a0012_030: 卷二十九's ``華佗(呉普樊阿)　杜䕫…`` after 卷二十八's 考證)
+                        entries.update((k, LIVES) for k in spaced_list(lines, after, end))
                     i = after - 1
                 i += 1
                 continue
