@@ -3,7 +3,7 @@ classic read so far (``reader.importers.mandoku.boundaries``, issue 27): the rul
 inputs, then real places of ``../shared/corpus/kanripo-jingbu`` each rule decides."""
 from collation.layersources import parse_file
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE, REFERENCE, TEXT, PieceDoc
-from reader.importers.mandoku.boundaries import JUMP, Read, _extend_runs, align, align_moved
+from reader.importers.mandoku.boundaries import JUMP, Read, _extend_runs, _past_read, align, align_moved
 from reader.importers.mandoku.classics import UNREADABLE, classic_reference
 from reader.importers.mandoku.classic_returns import _split_off_classic, misprinted_after_classic
 
@@ -277,3 +277,30 @@ def test_a_note_going_over_the_classic_just_read_keeps_it_shujing_shun_dian():
         (NOTE, COMMENTARY, "孔傳", "", "歴試二年攝位二十八年五十載陟方乃死"), (LABEL, COMMENTARY, "孔傳", "", "傳"),
         (NOTE, COMMENTARY, "孔傳", "", "方道也舜即位五十年升道南方巡守死於蒼梧之野而葬焉三十徵庸三十在位服喪三年其一在三十之數"
          "為天子五十年凡壽百一十二嵗")]
+
+
+def test_a_reference_character_the_classic_read_is_no_tails_start():
+    """孝經注疏 喪親章: ``卜其宅兆而安措之注宅墓穴也兆塋域也葬事大故卜之為之宗廟以鬼享之注…``, the reference
+    writing 安厝之: the alignment left the classic's 措之 out (a run too short) and gave the reference's
+    之 to the 注's last 之 (卜之), so the classic began at that 之 (the one place of the 孝經 pair's
+    commentary stored as classic). The classic read takes its last characters up to the piece's end
+    when they are the reference's next, one written otherwise (措 for 厝) before the same characters;
+    a tail starts after the characters whose reference characters are read already."""
+    ref = "卜其宅兆而安厝之為之宗廟"
+    classic, note, after = "卜其宅兆而安措之", "宅墓穴也葬事大故卜之", "為之宗廟"
+    stream = classic + note + after
+    ref_of = [0, 1, 2, 3, 4, 5, -1, -1] + [-1] * (len(note) - 1) + [7] + [8, 9, 10, 11]
+    read = Read(ref, stream, ref_of, [True] * len(classic) + [False] * (len(note) + len(after)))
+    read.text(0, len(classic))
+    assert (read.last, read.at, read.done[6], read.done[7]) == (7, 7, True, True)
+    start = len(classic)
+    assert _past_read(ref_of, read, start + len(note) - 1, len(stream)) == start + len(note)
+    assert _past_read(ref_of, read, start + len(note) - 1, start + len(note)) is None  # all read: no tail
+    # one written otherwise at the piece's very end is not taken: nothing after it says it stands there
+    other = Read(ref, stream, ref_of, [])
+    other.text(0, 7)
+    assert (other.last, other.done[6]) == (5, False)
+    assert around("KR1f0004/KR1f0004_009.txt", "為之宗廟以鬼享之", 2, 3) == [
+        (LABEL, COMMENTARY, "御注", "", "注"), (NOTE, COMMENTARY, "御注", "", "宅墓穴也兆塋域也葬事大故卜之"),
+        (TEXT, CLASSIC, "", REFERENCE, "為之宗廟以鬼享之"), (LABEL, COMMENTARY, "御注", "", "注"),
+        (NOTE, COMMENTARY, "御注", "", "立廟祔祖之後則以鬼禮享之")]

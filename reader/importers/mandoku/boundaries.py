@@ -206,7 +206,8 @@ def reference_tails(flat: list[PieceDoc], reference: str) -> list[tuple[int, int
                 cuts.append((n, keep[inner[0] - start], keep[inner[1] - start]))
                 read.text(*inner)
         if found is not None:
-            found = _take_back(stream, ref, ref_of, read, start, found)
+            found = _past_read(ref_of, read, _take_back(stream, ref, ref_of, read, start, found), end)
+        if found is not None:
             cut = keep[found - start]
             if flat[n].text[cut - 1] == RESUME_MARK:
                 cut -= 1
@@ -304,6 +305,8 @@ class Read:
         self.at: int | None = None
         self.direct_at: dict[int, int] = {}
         self.done = [False] * len(ref)
+        #: the reference characters read as a classic piece's last characters the alignment left out
+        self.trailing = [False] * len(ref)
 
     def text(self, start: int, end: int) -> None:
         """Stream ``start``…``end`` is classic: its last aligned character (or the end of a
@@ -320,11 +323,20 @@ class Read:
         # the piece's last characters the alignment left out (a run too short to count,
         # or taken by a note that quotes them) are read too when they are the reference's
         # next characters (形乃謂之器, with 器 aligned to the 注 成形曰器 after it)
+        # (one of them may be written otherwise when the piece's characters after it, to its end, are
+        # the reference's: 孝經注疏 ``卜其宅兆而安措之`` where the reference writes 安厝之)
         r, k = last
-        while k + 1 < end and r + 1 < len(self.ref) and self.stream[k + 1] == self.ref[r + 1]:
+        while k + 1 < end and r + 1 < len(self.ref) and (
+                self.stream[k + 1] == self.ref[r + 1] or self._otherwise(k + 1, r + 1, end)):
             r, k = r + 1, k + 1
-            self.done[r] = True
+            self.done[r] = self.trailing[r] = True
         self.last, self.at = r, k
+
+    def _otherwise(self, k: int, r: int, end: int) -> bool:
+        """Whether stream ``k`` stands for reference ``r``, written otherwise: the stream's
+        characters after it up to ``end`` (one at least) are the reference's after ``r``."""
+        rest = self.stream[k + 1:end]
+        return bool(rest) and rest == self.ref[r + 1:r + 1 + len(rest)]
 
     def continues(self, t: int, start: int, near: bool = True, size: int = 0) -> int | None:
         """The reference offset the tail at stream ``t`` goes on from, or None: the last
@@ -450,6 +462,21 @@ def _take_back(stream: str, ref: str, ref_of: list[int], read: "Read", start: in
             and not read.done[r - 1]:
         found, r = found - 1, r - 1
     return found
+
+
+def _past_read(ref_of: list[int], read: "Read", found: int, end: int) -> int | None:
+    """The tail's start ``found`` moved on over its first characters whose reference characters
+    a classic piece read before ended in (``Read.trailing``: its last characters, left out of the
+    alignment, which gave their reference characters to the note's last words instead; 孝經注疏
+    喪親章 ``…卜其宅兆而安措之注宅墓穴也…葬事大故卜之為之宗廟…``: the reference's 之 of 安厝之 went to
+    the 注's 之 of 卜之, and the classic began at that 之; 周易註疏 序卦 ``晉者進也注…要是進也進必有所傷…``):
+    a reference character is read once. None when every character of the tail is read so."""
+    while found < end:
+        r = read.direct_at.get(found, ref_of[found])
+        if r < 0 or not read.trailing[r]:
+            return found
+        found += 1
+    return None
 
 
 def _grow(stream: str, ref: str, r: int, t: int, prev: int, start: int) -> int:
