@@ -39,7 +39,7 @@ from .profiles import INDENT_LAYERS, MARKED_BLOCKS, book_title
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
     CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX, ZHANGJU_CHAPTER,
-    heading_category, noted_rest, READINGS_ZHANG, YI_PIAN,
+    heading_category, noted_rest, READINGS_ZHANG, REIGN_HEADING, YI_PIAN,
 )
 
 
@@ -451,12 +451,17 @@ class LineLoop:
             yi_pian = not (heading or entry or numbered or notes or self.header.tls or indent > 4
                            or (cont and cont[0] == "open")) and bool(YI_PIAN.match(stripped)) \
                 and (at_printed_head(units) or para_break or prev_width < full)
-            if not heading and not entry and not numbered and (at_start or lone or sequel or yi_pian) and not self.header.tls \
-                    and indent <= 4 and not notes:
+            # a 魯公's name where his years begin in a 春秋 注疏, one column in (``　桓公音義(…)疏(…``), read alike
+            reign = not (heading or entry or numbered or notes or self.header.tls or indent != 1
+                         or (cont and cont[0] == "open")) and bool(REIGN_HEADING.match(stripped)) \
+                and (at_printed_head(units) or para_break or prev_width < full)
+            if not heading and not entry and not numbered and (at_start or lone or sequel or yi_pian or reign) \
+                    and not self.header.tls and indent <= 4 and not notes:
                 m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None) \
                     or (READINGS_ZHANG.match(stripped) if zhang else None) \
                     or (ZHANGJU_CHAPTER.match(stripped) if at_printed_head(units) else None) \
-                    or (YI_PIAN.match(stripped) if yi_pian else None)  # 梁惠王章句上(…), 繫辭上疏(…)
+                    or (YI_PIAN.match(stripped) if yi_pian else None) \
+                    or (REIGN_HEADING.match(stripped) if reign else None)  # 梁惠王章句上(…), 繫辭上疏(…), 桓公音義(…)
                 # (the juan's list says it is a 篇: a note after its group is the heading's, 管子
                 # ``輕重丁第八十三　管子輕重十六(右菁茅謀/右石璧謀)``, the sections it holds)
                 m = m if m is None or in_list or noted_rest(stripped[len(m["title"]):]) else None

@@ -87,6 +87,15 @@ ZHANGJU_CHAPTER = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,6}章句[上下])
 #: fixed names do: elsewhere the words (``序卦曰…``, ``說卦云…``) quote the 篇. The parser reads it at
 #: the head of a printed 卷 or on a line that opens a paragraph.
 YI_PIAN = re.compile(r"^(?P<title>[繫繋]辭[上下]|[說説序雜]卦)(?=[疏䟽]\(正義曰)")
+#: A 魯 公's name where his years begin, in the three 春秋 注疏 (左傳注疏, 公羊傳注疏, 穀梁傳注疏): printed
+#: one column in, at the head of the juan his first year opens or on a line of its own where it opens
+#: inside one (公羊 卷九 ``　閔公`` after 莊公's last 經), alone (公羊 ``　隱公``) or before the label of the
+#: note on him, his name, father and years (左傳 ``　𨼆公疏(正義曰魯世家𨼆公名息姑…``, ``　桓公音義(陸曰桓公名
+#: 軌…)疏(…``; 穀梁 ``　桓公䟽(魯世家桓公名允…``; 公羊 ``　定公音義(…``), as 周易註疏 prints a 傳's 篇 before
+#: its 疏 (``YI_PIAN``): the heading of the chapter of his years, which the juans after it go on with up
+#: to the next 公's. The twelve names and that shape are the evidence: each 公 is so printed once
+#: in each of the three books (公羊 prints 文公 again at the head of 卷十四, inside his years).
+REIGN_HEADING = re.compile(r"^(?P<title>[𨼆隱隠桓莊荘閔僖文宣成襄㐮昭定哀]公)(?=¶?$|(?:音義|[疏䟽])\()")
 #: A 篇 heading without a number, at a juan's start before any other heading: indented by two
 #: or more, at most eight characters then its note running to the end of its line, and the
 #: text after it flush (淮南鴻烈解 WYG ``　　原道訓(原本也本道根真…因以題篇)`` over
