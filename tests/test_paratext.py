@@ -111,25 +111,39 @@ def test_the_layer_is_in_the_one_table_every_app_reads():
     assert PARATEXT not in layers_for("classic") | layers_for("notes")
 
 
+def imported_copy(tmp_path, path, readme: bool = False):
+    """The juan of ``path`` (a corpus file) imported from a copy in a folder of its book's id under
+    ``tmp_path`` (with its folder's ``Readme.org`` where ``readme``); the facet tables cleared."""
+    folder = tmp_path / path.parent.name
+    folder.mkdir()
+    shutil.copy(path, folder)
+    if readme:
+        shutil.copy(path.parent / "Readme.org", folder)
+    juan = import_file(folder / path.name).juan
+    facets._tables.clear()
+    return juan
+
+
+def engine_for(settings, tmp_path, engine: str, name: str, juan):
+    """A search backend of ``engine`` (a key of ``BACKENDS``) named ``name`` under ``tmp_path``,
+    holding ``juan`` alone."""
+    settings.SEARCH_BACKENDS = {**settings.SEARCH_BACKENDS, name: {
+        "BACKEND": BACKENDS[engine], "PATH": tmp_path / "ix", "NAME": f"{name}-{tmp_path.name}",
+        "LOCK_TIMEOUT": 1.0}}
+    backend = get_search_backend(name)
+    backend.rebuild(documents_for_juan(juan))
+    return backend
+
+
 @pytest.fixture
 def wang_bi_4(tmp_path):
-    folder = tmp_path / "KR5c0073"
-    folder.mkdir()
-    shutil.copy(WANG_BI_4, folder)
-    juan = import_file(folder / WANG_BI_4.name).juan
-    facets._tables.clear()
-    yield juan
+    yield imported_copy(tmp_path, WANG_BI_4)
     facets._tables.clear()
 
 
 @pytest.fixture(params=sorted(BACKENDS))
 def engine(request, settings, tmp_path, wang_bi_4):
-    settings.SEARCH_BACKENDS = {**settings.SEARCH_BACKENDS, "paratext": {
-        "BACKEND": BACKENDS[request.param], "PATH": tmp_path / "ix", "NAME": f"paratext-{tmp_path.name}",
-        "LOCK_TIMEOUT": 1.0}}
-    backend = get_search_backend("paratext")
-    backend.rebuild(documents_for_juan(wang_bi_4))
-    return backend
+    return engine_for(settings, tmp_path, request.param, "paratext", wang_bi_4)
 
 
 @pytest.mark.django_db

@@ -34,6 +34,13 @@ How these books are made (``../shared/corpus/SOURCES.md``: "``_000`` is front ma
   as they were copied). Each is named as the catalogue names him
   (``person_names.person_name``: 高宗 of 清 is 高宗弘曆). Where nothing names a writer, none
   is set (a table of contents; 未詳 in the facets).
+* **The writer's own notes.** Small print inside such a part whose writer is known is his own note
+  (``OWN_NOTE``, 自注), not the collector's: the 御製 poems of 前漢書's 卷首 carry 高宗's notes on them
+  (``(内府舊藏宋槧前漢書為天禄琳瑯之冠…)``), which the commentator step gave the book's default voice
+  (顏師古's 注) for want of a formula. So is full-size text of the part that the layout step read as
+  the commentary (水經注's 卷首: the prose 序 of 高宗's 御製題武英殿聚珍版十韻, indented as 酈道元's 注 is):
+  the writer's 序跋. Notes the book marks for another layer (孔穎達's 疏 on 鄭玄's 詩譜序, 陸德明's 音義,
+  the editors' 案) and notes a formula gives another man keep their voice (``_own_notes``).
 """
 from __future__ import annotations
 
@@ -43,7 +50,7 @@ from characters.folding import fold
 from ...catalogue_writers import courtesy_split, folded_name, known_name, listed_dynasty
 from ...person_names import person_name
 from ..bylines import byline_people, spaced_out
-from ..document import CLASSIC, LABEL, LAYOUT, PARATEXT, RECORD, TEXT, TIYAO_TITLE, JuanDocument, PieceDoc, SectionDoc
+from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE_KINDS, PARATEXT, RECORD, TEXT, TIYAO_TITLE, JuanDocument, PieceDoc, SectionDoc
 from .appended import catalogue_people as work_people
 from .contents import LIST_TITLE
 from .header import COLLECTION, JUAN_LABEL, KAOZHENG
@@ -78,6 +85,8 @@ QING = "清"
 SIKU_EDITIONS = frozenset({"WYG", "WJG", "SKQS"})
 #: Full-size pieces, which can be the matter's text (small print keeps its layer).
 FULL_SIZE = (TEXT, LABEL, RECORD)
+#: The layer name of a front-matter writer's own note in his part (as of an author's own notes: 自注).
+OWN_NOTE = "自注"
 SPACES = re.compile(r"\u3000{2,}")
 
 
@@ -206,6 +215,28 @@ def _set(pieces, writer: str, name: str) -> int:
     return n
 
 
+def _own_notes(pieces, writer: str, name: str, collector: str) -> int:
+    """Give ``writer`` (a front-matter part's known writer) the pieces of his part the commentator
+    and layout steps gave another voice of the commentary (module docstring), in place: a note of
+    ``COMMENTARY`` in ``collector``'s voice (the book's default voice, given for want of a formula;
+    none when "": a book of quotations, 詩經疏義會通's ``(朱子曰…)``, whose notes name nobody) is his own note (``OWN_NOTE``), a full-size piece the layout step read
+    as ``COMMENTARY`` is his text (``PARATEXT`` named ``name``). A note after a marker word (a
+    ``LABEL`` of the commentary: 注) keeps its voice. Returns how many pieces it set."""
+    n = 0
+    before = None
+    for p in pieces:
+        if p.effective_layer == COMMENTARY and p.commentator != writer and not (
+                before is not None and before.kind == LABEL and before.effective_layer == COMMENTARY):
+            if p.kind in NOTE_KINDS and collector and p.commentator == collector:
+                p.layer, p.layer_basis, p.layer_name, p.commentator = COMMENTARY, LAYOUT, OWN_NOTE, writer
+                n += 1
+            elif p.kind in FULL_SIZE and p.effective_basis == LAYOUT:
+                p.layer, p.layer_basis, p.layer_name, p.commentator = PARATEXT, LAYOUT, name, writer
+                n += 1
+        before = p
+    return n
+
+
 def _part_writer(doc: JuanDocument, k: int, siku: bool) -> tuple[str, int]:
     """The writer of ``doc``'s chapter ``k`` as a part of front matter (module docstring) and
     the first of its sections he wrote: 0 but for a signature at the part's end, which signs
@@ -283,9 +314,11 @@ def postfaces(doc: JuanDocument) -> list[tuple[SectionDoc, list[PieceDoc], str]]
     return list(reversed(found))
 
 
-def mark_paratext(doc: JuanDocument) -> int:
+def mark_paratext(doc: JuanDocument, collector: str = "") -> int:
     """Store ``doc``'s front and back matter as ``PARATEXT`` with its writer (module
-    docstring), in place. Returns how many pieces it set."""
+    docstring), in place; ``collector``: who the book's notes opening with no formula are by
+    (``profiles.Profile.default``), whose notes in a front-matter part with another known writer
+    are that writer's own (``_own_notes``). Returns how many pieces it set."""
     siku = doc.edition in SIKU_EDITIONS or "四庫" in (doc.collection or "")
     n = 0
     if front_juan(doc):
@@ -296,6 +329,8 @@ def mark_paratext(doc: JuanDocument) -> int:
             writer, start = _part_writer(doc, k, siku)
             for i, section in enumerate(chapter.sections):
                 n += _set(section.pieces + section.records, writer if i >= start else "", _name(title))
+                if writer and i >= start:
+                    n += _own_notes(section.pieces + section.records, writer, _name(title), collector)
         return n
     for section, pieces, writer in postfaces(doc):
         for p in pieces:

@@ -268,7 +268,7 @@ class _Parser(LineLoop):
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
         if not self.header.tls:
             headless_tiyao(doc)  # the 四庫 提要 printed under no heading (after a 目錄): the editors', a section
-        mark_paratext(doc)  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
+        mark_paratext(doc, profile.default.commentator if profile.default else "")  # the 卷首's prefaces and 御製 poems, signed postfaces: 序跋, by their writers
         if late is not None:  # the end of the front matter before 卷一's title line: 序跋
             lead_matter(doc, late + 1)
         memorial_signatures(doc)  # 上三國志注表's 元嘉六年…臣裴松之上: its writer's byline, no text
