@@ -19,6 +19,10 @@ characters around it agree best with the anchor's context (``agreement``: charac
 order, with either context; insertions and deletions cost only the characters they touch) is taken
 when it agrees in more than half of the context's characters and no other place agrees as well (a
 tie is resolved only by the anchor's own place and offsets). Decision 0072.
+An anchor with no context spans its whole piece; a structure correction's (此行是標題, ``passage``), when
+its text is found nowhere whole it is its own piece's still, the piece's text now, where the two agree in
+more than half of the characters of the longer (論語注疏 卷四 §2 「…觀過斯知仁焉」 re-imported 「…知仁矣」:
+the heading stands), else set aside saying what the passage now reads (``_whole_passage``, decision 0099).
 The pieces given are those the anchor may stand in: the caller keeps only those of the layer and
 writer of the span it was made on (``pieces.candidates``), so no place of another layer quoting
 the same words is ever taken (decision 0075).
@@ -118,9 +122,34 @@ def _share(agree: tuple[int, int]) -> float:
     return agree[0] / agree[1] if agree[1] else 1.0
 
 
-def _near(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located:
+def _whole_passage(anchor: Anchor, pieces: dict[tuple[int, int], str]) -> Located | None:
+    """For an anchor that spans its whole piece (no context: a whole-passage structure correction, 此行是標題),
+    whose text is found nowhere whole: its own piece (its place, else its first place) when the piece
+    still agrees with its text in more than half of the characters of the longer of the two
+    (``agreement``), as a span is taken where more than half of its context agrees (decision 0099);
+    else why not, quoting what the piece now reads; None for an anchor with a context or whose places
+    are gone."""
+    if anchor.before or anchor.after or anchor.start != 0:
+        return None
+    places = [(anchor.section, anchor.piece), (anchor.first_section, anchor.first_piece)]
+    own = next((place for place in places if place in pieces), None)
+    if own is None:
+        return None
+    text = pieces[own]
+    agree, longer = agreement(anchor.original, text), max(len(anchor.original), len(text))
+    if 2 * agree > longer:
+        return Located(own, 0, len(text), moved=True)
+    return Located(None, reason=f"此段今作「{text[:24]}{'…' if len(text) > 24 else ''}」 (the whole passage it was made "
+                                f"on, 「{anchor.original}」, section {own[0]}, piece {own[1]}, now agrees with it in "
+                                f"{agree} of {longer} characters: more than half are needed)")
+
+
+def _near(anchor: Anchor, pieces: dict[tuple[int, int], str], passage: bool = False) -> Located:
     """The place of the juan holding ``anchor.original`` whose context agrees best with the
-    anchor's, or why there is none (see the module docstring)."""
+    anchor's, or why there is none (see the module docstring); a whole passage of a structure
+    correction (``passage``) by ``_whole_passage``."""
+    if passage and (whole := _whole_passage(anchor, pieces)) is not None:
+        return whole
     own = (anchor.section, anchor.piece)
     scored = sorted(((_agreements(anchor, text, at), key == own and at == anchor.start, key, at)
                      for key, text in pieces.items() for at in _occurrences(text, anchor.original)),
@@ -234,11 +263,14 @@ def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
 
 
-def locate(anchor: Anchor, pieces: dict[tuple[int, int], str], *, near: bool = True) -> Located:
+def locate(anchor: Anchor, pieces: dict[tuple[int, int], str], *, near: bool = True, passage: bool = False) -> Located:
     """Find ``anchor`` in ``pieces`` (see the module docstring). ``near``: ``pieces`` is the whole
     juan, and a span whose context is not found whole is looked for by its own text and the best
     agreement of its context (pass False for a few pieces of the juan: a place found there might
-    not be the best of the juan)."""
+    not be the best of the juan). ``passage``: the anchor is a structure correction's, which says what
+    a whole passage is, not what it reads: spanning its whole piece, it stays there while the piece
+    reads nearly as it did (``_whole_passage``); a text correction's whole piece never moves so, its
+    own text being what it changes."""
     place = (anchor.section, anchor.piece)
     first = _first_place(anchor, pieces)
     if first is not None:
@@ -265,7 +297,7 @@ def locate(anchor: Anchor, pieces: dict[tuple[int, int], str], *, near: bool = T
                 many = Located(None, reason=f"「{wanted}」 occurs {len(found)} times in the juan: "
                                             f"the text at section {anchor.section}, piece {anchor.piece} changed")
     if near and anchor.original:
-        return _near(anchor, pieces)
+        return _near(anchor, pieces, passage)
     if many is not None:
         return many
     if text is None:

@@ -482,7 +482,7 @@ def place(proposals: list[Proposal], juan) -> JuanOverlay:
         found = locate(anchor_of(p), candidates(p, some), near=False)
         if found.place is None:
             whole = whole if whole is not None else juan_pieces(juan)
-            found = locate(anchor_of(p), candidates(p, whole))
+            found = locate(anchor_of(p), candidates(p, whole), passage=p.kind == STRUCTURE)
         if found.place is None:
             overlay.unplaced.append((p, found.reason))
             continue
