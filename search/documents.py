@@ -47,6 +47,7 @@ from reader.importers.mandoku.column_order import reading_groups
 from reader.citation import opening_heading, read_title
 from reader.models import Piece
 from reader.people import byline_pieces
+from reader.piece_authors import piece_author
 from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES, NOTE_LAYERS
 
 #: What each rule of this module for reading a stored juan into passages adds to the one before,
@@ -65,6 +66,8 @@ ANALYSIS_CHANGES = {
     4: "鑑 and 鑒, 歎 and 嘆, 濕 and 溼, 繞 and 遶, 證 and 証, 諡 and 謚, 逾 and 踰, 汎 and 泛, 巖 and 岩, 貍 and 狸, "
        "嶽 and 岳, 鍊 and 煉, 挽 and 輓 one character each in a passage's search keys (the folding table, decision 0073)",
     5: "苖 and 苗, 亐 and 于 one character each in a passage's search keys (the folding table, decision 0090)",
+    6: "an anthology piece's main text (classic, records, title) written by the author its byline names (文選's 丘遲, "
+       "班固), not by the compiler (decision 0097)",
 }
 ANALYSIS = max(ANALYSIS_CHANGES)
 
@@ -193,7 +196,8 @@ class SearchDocument:
     #: The book's name for the passage's layer (鄭注, 疏, 音義: ``Piece.layer_name``), "" if none.
     layer_name: str = ""
     #: Who wrote the passage (``Piece.commentator`` of its first piece that names one: 李善,
-    #: 洪興祖), "" when none; ``SearchQuery.commentator`` filters on it.
+    #: 洪興祖; of an anthology piece's main text its byline's author, 丘遲: ``passage_writer``), "" when
+    #: none; ``SearchQuery.commentator`` filters on it.
     commentator: str = ""
     #: The script of the passage's edition (``Edition.script``): search keys its ambiguous
     #: simplified forms by it (``search.analysis.analyse``).
@@ -355,6 +359,16 @@ class PieceRow(NamedTuple):
     layout: list = []
 
 
+def passage_writer(section, passage: Passage, names: dict[str, str] | None = None) -> str:
+    """Who wrote ``passage`` of ``section`` (``SearchDocument.commentator``): the first commentator its
+    pieces name; for the main text (``MAIN_LAYERS``) of an anthology's piece, the author its own byline
+    names (``reader.piece_authors.piece_author``: 丘遲 for 與陳伯之書, not 文選's compiler 蕭統: decision
+    0097); else "" (the work's authors, ``search.facets``). ``names``: ``reader.piece_authors.piece_names``'."""
+    if passage.commentator or passage.layer not in MAIN_LAYERS or section is None:
+        return passage.commentator
+    return piece_author(section, names)
+
+
 def documents_for_juan(juan) -> list[SearchDocument]:
     """Every passage of a stored ``reader.models.Juan``, in text order (three queries), in its
     corrected reading: accepted corrections applied (``corrections.overlay``, one query more),
@@ -373,7 +387,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             juan_label=juan.display_label, chapter_id=chapter.pk, chapter_title=chapter.title,
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
             section_title=titles[section.pk] if section else "", piece_starts=passage.piece_starts(),
-            juan_version=juan.version, layer_name=passage.layer_name, commentator=passage.commentator,
+            juan_version=juan.version, layer_name=passage.layer_name, commentator=passage_writer(section, passage),
             script=edition.script, catalogue_key=catalogue_key,
         )
 

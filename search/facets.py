@@ -51,6 +51,7 @@ from reader.importers.mandoku.profiles import collection
 from reader.catalogue_writers import dynasty_spelling, known_dynasty
 from reader.models import Edition, Piece
 from reader.people import work_people
+from reader.piece_authors import edition_piece_authors
 from reader.printed_people import library_dynasties as byline_people, one_person, surname_forms, typed_author
 from reader.quoted_names import listed_dynasty
 from reader.stamp import KeptPerStamp, corpus_version
@@ -96,6 +97,9 @@ class EditionFacets:
     collector: str = ""
     quoted: frozenset = frozenset()
     quoted_dynasties: tuple[tuple[str, str], ...] = ()
+    #: The authors its pieces' own bylines name (``reader.piece_authors``: 文選's 班固, 丘遲; decision 0097),
+    #: whom its main text's passages name as their writer (``search.documents.passage_writer``).
+    piece_authors: tuple[str, ...] = ()
 
 
 class FacetTable(dict):
@@ -138,6 +142,7 @@ def quoted_dynasty(edition: Edition, man: str) -> str:
 def _read_facet_table() -> FacetTable:
     out = FacetTable()
     places = edition_places()  # the names every list of search gives an edition
+    pieces_by = edition_piece_authors()
     for e in Edition.objects.select_related("work"):
         work = e.work
         writers = main_writers(work, e)
@@ -148,7 +153,8 @@ def _read_facet_table() -> FacetTable:
                                   main_dynasties(work, writers), notes_dynasties, e.slug, name,
                                   tuple(p["name"] for p in work_people(work, e)),
                                   tuple(d for d in (editors_dynasty(e),) if d), collector, quoted,
-                                  tuple((man, quoted_dynasty(e, man)) for man in sorted(quoted)))
+                                  tuple((man, quoted_dynasty(e, man)) for man in sorted(quoted)),
+                                  pieces_by.get(e.pk, ()))
     out.names = {f.slug: f.name for f in out.values()}
     return out
 
@@ -225,7 +231,7 @@ def typed_writers(typed: str) -> tuple[str, ...]:
 def _writer_names(table) -> set[str]:
     """The names an author filter may name (``typed_writers``): the held works' authors, the
     writers of their unnamed notes and everyone they name."""
-    return {name for f in table.values() for name in f.authors + f.notes_by + f.people}
+    return {name for f in table.values() for name in f.authors + f.notes_by + f.people + f.piece_authors}
 
 
 def _commentator_names(table) -> set[str]:
