@@ -384,7 +384,9 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     matter (a preface, a 提要) is cited under its own writer, else with no byline, never the
     book's commentators (``matter_writer``), but for a writing the book prints with its own byline after
     a chapter's text, cited as an anthology's piece (楚辭補注 卷一's 離騷贊序: ``〔宋〕洪興祖《楚辭補注》卷一
-    〈離騷經章句第一〉〔漢〕班固「離騷贊序」``). A section of the untitled chapter a juan opens with, going
+    〈離騷經章句第一〉〔漢〕班固「離騷贊序」``), and for a preface the book prints under a chapter heading of its
+    text, not in its front or back matter (王逸's 序 of 九歌: ``〔宋〕洪興祖《楚辭補注》卷二〈九歌章句第二〉〔漢〕王逸``, as
+    his 叙 in 卷一, which carries his byline). A section of the untitled chapter a juan opens with, going
     on with a chapter a juan before heads, names that chapter (``continued_chapter``: 周禮注疏
     卷二〈天官冢宰第一〉「…」; three queries, once for the juan). A chapter of a file that holds several
     printed 卷 is cited under the 卷 it falls in (``Chapter.printed_juan``: 世説新語 KR3l0002_002's
@@ -398,6 +400,12 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     # a preface is cited under its own writer, not the book's; a writing with its own byline, set in the
     # book after a chapter (楚辭補注's 離騷贊序, 班固's), under the book's people and its byline
     writer = None if byline else matter_writer(section)
+    # a preface the book prints under a chapter heading of its text, before the classic it introduces
+    # (王逸's 序 under 楚辭補注 卷二〈九歌章句第二〉): the book's, under its people, its writer named before it
+    # as a piece's byline is; not front or back matter (a 序 juan, 周易註疏's 御製, a 提要: its writer's)
+    preface = writer if writer and chapter is not None and chapter.title and not front_or_back(juan) else ""
+    if preface:
+        writer = None
     # a file of several printed 卷 (世説新語 KR3l0002_002): the 卷 the chapter falls in (decision 0062)
     label = getattr(chapter, "printed_juan", "") or juan_label(juan)
     out = [cited_author(juan.edition, work) if writer is None else writer, f"《{cited_title(juan)}》", label]
@@ -406,6 +414,8 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     elif chapter is not None and getattr(chapter, "position", None) == 1 and (continued := continued_chapter(juan, chapter)):
         out.append(chapter_mark(continued.title, label))  # the juan goes on with the chapter a juan before heads
     name = section_name(section)
+    if preface:
+        out.append(preface)
     if byline:
         out.append(byline)
         if name and name != section.closer and not section.title and (piece := piece_title(section)):

@@ -87,3 +87,17 @@ def test_an_author_filter_reads_the_courtesy_name_a_byline_signs_him_by(seed_jua
     assert (both["count"], both["people_read"]) == (1, [
         {"parameter": "commentator", "label": "注者", "typed": "班孟堅", "people": ["班固"]},
         {"parameter": "author", "label": "作者", "typed": "班孟堅", "people": ["班固"]}])
+
+
+@pytest.mark.django_db
+def test_wang_yis_preface_under_a_chapter_heading_is_cited_inside_the_book(seed_juan, client):
+    """王逸's 序 of 九歌 (卷二 §1, 序跋 by 王逸, under the heading 九歌章句第二) was cited as his own book's,
+    ``〔漢〕王逸《楚辭補注》卷二〈九歌章句第二〉…``: it is printed in 洪興祖's book, under its people, its writer
+    named before it as a piece's byline is (``reader.citation.citation_text``); the classic after it is
+    cited under the book's people alone."""
+    juan = import_file(CHUCI_BUZHU.with_name("KR4a0003_002.txt")).juan
+    body = client.get(f"/api/works/{juan.work.pk}/juans/2/").json()
+    sections = body["chapters"][0]["sections"]
+    assert [s["citation"].split(" http")[0] for s in sections[:2]] == [
+        "〔宋〕洪興祖《楚辭補注》卷二〈九歌章句第二〉〔漢〕王逸（四庫全書・文淵閣本，葉 2-1a）",
+        "〔宋〕洪興祖《楚辭補注》卷二〈九歌章句第二〉「吉日兮辰良穆將愉…」（四庫全書・文淵閣本，葉 2-2b）"]
