@@ -116,13 +116,14 @@ def test_a_warmed_worker_answers_its_first_search_without_the_database(client, s
     forget()
     with CaptureQueriesContext(connection) as cold:  # what a cold worker's first answer asks
         client.get("/api/search/", {"q": "公"})
-    # the editions (places, facets), the printed 卷 and parts hits name, and the long sections:
+    # the editions (places, facets, with the authors the pieces' own bylines name: reader_piece), the printed 卷
+    # and parts hits name, and the long sections:
     # ['reader_edition', 'reader_chapter', 'reader_juan', 'reader_section', 'reader_edition',
     # 'reader_edition'] in a process of its own; a table another test has left read in this
     # process (the long sections' of its database) may be missing
     read = [q["sql"].split(" FROM ")[1].split()[0].strip('"') for q in cold.captured_queries]
     assert read.count("reader_edition") >= 2 and {"reader_chapter", "reader_juan"} <= set(read) \
-        and set(read) <= {"reader_edition", "reader_section", "reader_chapter", "reader_juan"}, read
+        and set(read) <= {"reader_edition", "reader_section", "reader_chapter", "reader_juan", "reader_piece"}, read
     forget()
     with caplog.at_level(logging.INFO, logger="gunicorn.error"):
         conf.post_worker_init(None)
