@@ -29,6 +29,7 @@ from .printed_juans import mark_printed_juans
 from .header import fill_byline, fill_metadata, read_header_block
 from .collation_notes import mark_collation_notes
 from .book_notes import book_note, cut_prefaces, front_notes, preface_ends, preface_notes
+from .collation_remarks import collation_remarks
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
 from .commentators import assign_commentators
@@ -260,6 +261,7 @@ class _Parser(LineLoop):
         full = min(every_line, full_width(lines, 0, len(lines), large_only=True))
         prefaces = preface_ends(doc, profile, lines, print_width, full)  # where 王逸's own 序 ends, read once
         preface_notes(doc, profile, prefaces)  # notes on 王逸's own 序 are 洪興祖's
+        collation_remarks(doc, profile)  # 瑱一作鎭, 五臣云… after 王逸's words in his note: 洪興祖's
         mark_collation_notes(doc)  # 一作…, 一本無…: the editors' where the notes are mostly such
         place_size_cuts(doc, every_line)
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
