@@ -59,5 +59,13 @@ def test_every_juan_of_both_books():
                     totals[(book, p.commentator)] = (n + 1, chars + len(p.text))
                     if p.commentator == "王逸":
                         assert not any(w in p.text for w in ("一作", "一本", "一云", "五臣", "釋文")), p.text
-    assert totals == {("KR4a0003", "洪興祖"): (3987, 84519), ("KR4a0003", "王逸"): (3631, 73105),
-                      ("KR4a0002", "洪興祖"): (3779, 81577), ("KR4a0002", "王逸"): (3452, 69711)}
+    assert totals == {("KR4a0003", "洪興祖"): (3978, 84519), ("KR4a0003", "王逸"): (3631, 73105),
+                      ("KR4a0002", "洪興祖"): (3770, 81577), ("KR4a0002", "王逸"): (3452, 69711)}
+
+
+def test_a_one_that_ends_an_ordinal_opens_no_remark():
+    """「…第一無經字」 is 第一 then 無經字, not the remark 一無: the first remark is 釋文 after it; 一無 opens
+    one where nothing numbers it (「一無歌字」)."""
+    assert remark_start("屈原第一無經字釋文", "") == 7
+    assert remark_start("第一", "") is None
+    assert remark_start("一無歌字", "") == 0

@@ -162,7 +162,7 @@ def test_chuci_buzhu_notes_on_wang_yis_preface_are_hong_xingzus():
     nine = parse("kanripo-commentary/KR4a0003/KR4a0003_004.txt")
     notes9 = [(p.commentator, p.text[:6]) for p in nine.all_pieces() if p.kind == NOTE][:5]
     assert notes9 == [("洪興祖", "一作惜論"), ("洪興祖", "史記云上官大"), ("洪興祖", "卒釋文作&K"),
-                      ("王逸", "惜貪也誦論也"), ("洪興祖", "補曰愍音敏惜")]
+                      ("王逸", "惜貪也誦論也"), ("洪興祖", "愍一作愍")]  # his collation remark after 王逸's words (decision 0096)
     # 楚辭 (SBCK): lines of text 15 wide, its small print set closer (every line measured: 20);
     # the full line is measured on lines of full-size print, and the 序's notes are 洪興祖's
     sbck = [(p.commentator, p.text[:6]) for p in parse("kanripo-commentary/KR4a0002/KR4a0002_002.txt").all_pieces()
@@ -202,9 +202,9 @@ def test_chuci_prefaces_and_the_writings_after_li_sao_are_paratext():
            for s in doc.sections if s.line in (19, 51, 894, 915, 972, 984)]
     assert got == [
         (19, "離騷經者", [((NOTE, COMMENTARY, "補注", "洪興祖"), 15), ((TEXT, PARATEXT, "序", "王逸"), 15)]),
-        (51, "帝高陽之", [((NOTE, COMMENTARY, "章句", "王逸"), 10), ((NOTE, COMMENTARY, "補注", "洪興祖"), 6),
+        (51, "帝高陽之", [((NOTE, COMMENTARY, "章句", "王逸"), 10), ((NOTE, COMMENTARY, "補注", "洪興祖"), 9),
                           ((TEXT, "", "", ""), 10)]),
-        (894, "叙曰昔者", [((NOTE, COMMENTARY, "補注", "洪興祖"), 16), ((TEXT, PARATEXT, "序", "王逸"), 16)]),
+        (894, "叙曰昔者", [((NOTE, COMMENTARY, "補注", "洪興祖"), 18), ((TEXT, PARATEXT, "序", "王逸"), 16)]),
         (915, "顚則不能", [((NOTE, COMMENTARY, "補注", "洪興祖"), 11), ((TEXT, PARATEXT, "序", "王逸"), 11)]),
         (972, "離騷贊序", [((LABEL, PARATEXT, "序", "班固"), 2), ((TEXT, PARATEXT, "序", "班固"), 1)]),
         (984, "辨騷", [((LABEL, PARATEXT, "", "劉勰"), 2), ((NOTE, COMMENTARY, "補注", "洪興祖"), 6),

@@ -139,21 +139,26 @@ def test_the_rest_of_a_note_in_the_next_paragraph_is_not_labelled_again(db):
 def test_a_new_note_at_a_paragraphs_head_keeps_its_label(db):
     """楚辭 卷四 §17: the note on 悲回風 (a paragraph of its own, after a paragraph whose last note
     is 王逸's too) is a new note and keeps its tag 王逸; its rest (終沈汨羅…, stored in the next paragraph,
-    shown in 悲回風's) has none. Every other tag as before: one before each 王逸 note after a 補曰 of 洪興祖's."""
+    shown in 悲回風's) has none. Every other tag: one before each part after another man's (洪興祖's 補曰 and his
+    collation remarks, 一作…, 一云…, decision 0096)."""
     with muted():
         import_file(CHUCI)
     page = Client().get("/works/KR4a0002/juan/4/17/", {"notes": "inline", "layout": "horizontal"}).content.decode()
     tags = TAGGED.findall(page)
     assert [(who, words[:6]) for who, words in tags] == [
         ("王逸", "言已欲隨衆容"), ("洪興祖", "𥙷曰此言楚國"), ("王逸", "又欲罔然芒芒"), ("王逸", "言欲軋沕已心"),
-        ("王逸", "雖欲長驅無所"), ("王逸", "登山入水周六"), ("王逸", "雖逺念君在旁"), ("王逸", "思如流水遊楚"),
-        ("王逸", "伴俱也㢮毀也"), ("王逸", "炎氣南方火也"), ("洪興祖", "𥙷曰液音亦神"), ("王逸", "言已上觀炎陽"),
-        ("王逸", "黃棘棘刺也枉"), ("王逸", "介子推也"), ("王逸", "無適言巳思慕"), ("王逸", "兾幸也言巳"),
-        ("王逸", "適之"), ("王逸", "申徒狄也遇闇"), ("洪興祖", "𥙷曰莊子云申"), ("王逸", "驟數也一本作"),
-        ("王逸", "絓懸一作結絓"), ("王逸", "此章言小人之")]
+        ("洪興祖", "軋一作乹注云"), ("王逸", "雖欲長驅無所"), ("洪興祖", "一作馳逶蛇之"), ("王逸", "登山入水周六"),
+        ("洪興祖", "漂一作飄翻一"), ("王逸", "雖逺念君在旁"), ("王逸", "思如流水遊楚"), ("王逸", "伴俱也㢮毀也"),
+        ("王逸", "炎氣南方火也"), ("洪興祖", "𥙷曰液音亦神"), ("王逸", "言已上觀炎陽"), ("王逸", "黃棘棘刺也枉"),
+        ("王逸", "介子推也"), ("洪興祖", "一云放放逐也"), ("王逸", "無適言巳思慕"), ("王逸", "兾幸也言巳"),
+        ("洪興祖", "一無昔字"), ("王逸", "悐悐欲利皃也"), ("洪興祖", "悐一作逖"), ("王逸", "適之"),
+        ("王逸", "申徒狄也遇闇"), ("洪興祖", "𥙷曰莊子云申"), ("王逸", "驟數也"), ("洪興祖", "一本作而君"),
+        ("王逸", ""),  # 任負也… after the page break (<span class="pb">)
+        ("洪興祖", "一云任重石石"), ("王逸", "絓"), ("洪興祖", "懸一作結絓"), ("王逸", "蹇産猶詰屈也"),
+        ("洪興祖", "一本無此二句"), ("王逸", "此章言小人之")]
     last = _paragraphs(page, 17)[-1]
-    assert last.startswith('<span class="text" id="s17-p63">悲回風</span><span class="note joins-next layer-commentary"')
-    assert ('</span><span class="note joins-previous layer-commentary" data-layer="章句" id="s17-p65" role="note">'
+    assert last.startswith('<span class="text" id="s17-p73">悲回風</span><span class="note joins-next layer-commentary"')
+    assert ('</span><span class="note joins-previous layer-commentary" data-layer="章句" id="s17-p75" role="note">'
             '終沈汨羅從子胥申徒以畢其志也<span class="pb"') in last
 
 

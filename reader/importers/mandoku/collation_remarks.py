@@ -30,6 +30,7 @@ import re
 from ..document import CLASSIC, COMMENTARY, LAYOUT, NOTE, TEXT, JuanDocument, PieceDoc
 from .book_notes import _adding
 from .column_order import note_groups
+from .edition_forms import front_matter
 from .piece_splits import split_piece
 from .profiles import Profile
 
@@ -66,11 +67,21 @@ def lemma(before: str, classic: str, own: bool = True) -> int:
     return 0
 
 
+#: What stands before a 一 that is part of an ordinal, not a remark's 一本/一無 (目録 「屈原第一無經字」: 第一).
+ORDINAL = "第"
+
+
+def _in_a_number(text: str, at: int) -> bool:
+    """Whether the remark formula at ``at`` of ``text`` opens with a 一 that ends an ordinal
+    (``ORDINAL`` just before it: 「…第一無經字」 is 第一 then 無經字, not the remark 一無)."""
+    return text.startswith("一", at) and at > 0 and text[at - 1] == ORDINAL
+
+
 def remark_start(text: str, classic: str) -> int | None:
     """The offset in ``text`` (a part of the first commentator's note, read in order) where the
-    first collation remark opens (module docstring), or None; ``classic``: the classic line the
+    first collation remark opens (module docstring; not a 一 ending an ordinal, ``_in_a_number``), or None; ``classic``: the classic line the
     note is on (for ``lemma``)."""
-    m = REMARK.search(text)
+    m = next((m for m in REMARK.finditer(text) if not _in_a_number(text, m.start())), None)
     if m is None:
         return None
     return m.start() - lemma(text[:m.start()], classic, m["lemma"] in OWN) if m["lemma"] else m.start()
@@ -79,12 +90,13 @@ def remark_start(text: str, classic: str) -> int | None:
 def collation_remarks(doc: JuanDocument, profile: Profile) -> tuple[int, int]:
     """Give the collation remarks inside the first commentator's notes to the later commentator
     (module docstring), in place, in a book whose later commentator adds to the first with his
-    formula (``profile``: the book's, ``profiles.profile_for(doc)``); nothing for any other book.
+    formula (``profile``: the book's, ``profiles.profile_for(doc)``); nothing for any other book, nor for
+    the book's front matter (``edition_forms.front_matter``: the 目録's notes are the later commentator's own list).
     Runs after ``commentators.assign_commentators``. Returns ``(parts, characters)``: how many
     stored parts became his and how many characters they hold."""
     later = _adding(profile)
-    if later is None or profile.default is None:
-        return 0, 0
+    if later is None or profile.default is None or front_matter(doc):
+        return 0, 0  # the front matter (目録) has no notes of 王逸's on the classic: its own are the later man's
     first = profile.default
     parts = chars = 0
     for section in doc.sections:
