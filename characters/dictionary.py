@@ -46,10 +46,6 @@ PLACEHOLDERS = {
 PUNCTUATION = ("標點符號，不是正文的字，檢索不讀標點，故無讀音、正字與異體"
                "（a punctuation mark, not a character of the text: search reads the text without it）")
 
-#: The sources that name, from a variant's side, the standard character (正字) it is a form of
-#: (``moe<``, ``hydzd<``: ``RELATION_NAMES``); a reading it has as that character is that character's.
-STANDARD_OF_VARIANT = ("moe<", "hydzd<")
-
 _lock = threading.Lock()
 _table: dict[str, tuple[str, ...]] | None = None
 
@@ -209,7 +205,8 @@ def same_character_forms(entry: CharEntry) -> list[str]:
 def merged_readings(entry: CharEntry) -> list[dict]:
     """``CharEntry.readings`` for ``entry`` (see there), but for a reading a variant form (neither the
     character nor its 正字) has as another character (``readings_as_another``): 𢆯, a form of 玄 and, by the MOE and 漢語大字典
-    tables, of 糸, reads mì as 糸, so neither 玄 nor 𤣥 is given mì."""
+    tables, of 糸, reads mì as 糸, so neither 玄 nor 𤣥 is given mì; 釰, a form of 劍 usually read rì, gives 劍 and 劒
+    none of its rì and rèn."""
     out, seen = [], set()
     for form in same_character_forms(entry):
         other = entry if form == entry.char else lookup(form, follow=False)
@@ -224,20 +221,17 @@ def merged_readings(entry: CharEntry) -> list[dict]:
 
 
 def readings_as_another(form: CharEntry, key: str) -> set[str]:
-    """The readings ``form`` (an entry read with ``follow=False``) shares with a standard character
-    it is a form of (``STANDARD_OF_VARIANT`` relations) that search does not fold to ``key``, when its
-    usual reading (kMandarin) is none of ``key``'s: the readings it has as that character. 𢆯 (mì
-    xuán), a form of 糸 (mì sī) as well as of 玄 (xuán xuàn): ``{"mì"}``. A form whose usual reading
-    is the character's keeps them all: 説 (shuō, and yuè as 悦) is 說's (學而時習之不亦說乎)."""
+    """The readings ``form`` (an entry read with ``follow=False``, a form search folds to ``key``) has
+    as another character: when its usual reading (kMandarin) is none of ``key``'s, every reading of it
+    that ``key`` lacks (Unihan kMandarin and kHanyuPinyin). 釰 (rì; rì rèn jiàn), a form of 劍 (jiàn):
+    ``{"rì", "rèn"}``, its readings as a blunt blade and as 刃, though no variant table names those;
+    𢆯 (mì xuán), a form of 糸 (mì sī) as well as of 玄 (xuán xuàn): ``{"mì"}``. A form whose usual
+    reading is the character's keeps them all: 説 (shuō, and yuè as 悦) is 說's (學而時習之不亦說乎)."""
     own = lookup(key, follow=False)
-    if set(form.mandarin) & set(own.mandarin + own.other_readings):
+    usual = set(own.mandarin + own.other_readings)
+    if set(form.mandarin) & usual:
         return set()
-    out: set[str] = set()
-    for other, sources in form.relations.items():
-        if fold(other) != key and any(s in STANDARD_OF_VARIANT for s in sources):
-            standard = lookup(other, follow=False)
-            out |= set(standard.mandarin + standard.other_readings)
-    return out & set(form.mandarin + form.other_readings)
+    return set(form.mandarin + form.other_readings) - usual
 
 
 def look_alike_of(ch: str) -> str:
