@@ -435,7 +435,7 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
 def piece_title(section) -> str:
     """The title of the anthology piece an untitled ``section`` is a later section of: the nearest
     titled section before it in its chapter whose byline (``Section.bylines``, which the importer
-    gives every section of a piece, ``mandoku.structure.carry_bylines``) is the section's own:
+    gives every section of a piece, ``mandoku.piece_groups.carry_bylines``) is the section's own:
     六臣註文選 卷第二 section 2, 「自我髙祖之始入也…」, is of 〈西京賦一首〉, 張平子's. "" when the section is
     titled, has no byline, or no such section is found (one query, none when ``set_piece_titles`` set it)."""
     if section.title or not section.bylines:

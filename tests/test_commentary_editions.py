@@ -693,8 +693,8 @@ class TestImportedCommentaryBooks:
         api = client.get("/api/search/", params).json()
         assert {"李善", "呂延濟", "張銑"} <= {h["commentator"] for h in api["results"]}
         # the classic is its piece's author's where the piece's byline names him (decision 0097):
-        # 班固's 兩都賦序 (§3); the sections after it carry no byline
-        assert {h["commentator"] for h in api["results"] if h["layer"] == "classic"} == {"", "班固"}
+        # 班固's 兩都賦序 (§3) and the 西都賦 and 東都賦 it presents (decision 0103): every classic hit of 卷一
+        assert {h["commentator"] for h in api["results"] if h["layer"] == "classic"} == {"班固"}
         lu = client.get("/api/search/", {**params, "commentator": "呂延濟"}).json()
         assert lu["count"] > 0 and {(h["layer_name"], h["commentator"]) for h in lu["results"]} == {("注", "呂延濟")}
         page = client.get("/search/", {"q": "曰", "exact": "on", "commentator": "呂延濟"}).content.decode()

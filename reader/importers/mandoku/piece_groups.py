@@ -10,8 +10,9 @@ title and no author's line, so each piece is the group's author's. The structure
 from __future__ import annotations
 
 import itertools
+import re
 
-from ..document import TEXT, SectionDoc
+from ..document import TEXT, JuanDocument, SectionDoc
 from reader.numerals import chinese_to_int
 from .piece_heads import (COUNTED, GENRE_END, TITLED_MAX, _above, _head_line, _words_and_notes, author_after, author_line, author_under_title, byline_of, commentator_line,
                           flush_text, notes_only, past_notes, preface_line, title_words)
@@ -194,9 +195,61 @@ def carry_group_bylines(sections: list[SectionDoc], chunks: list[list[int]], run
     its own: the sections titled by a group's piece (``members``; the title that names a section is
     the last of the title lines that open it). ``chunks[i]``: the indexes into ``run`` of
     ``sections[i]``'s units; ``heading_like``: which units are titles. Sections without a title (a
-    piece cut for size) take their piece's byline later (``structure.carry_bylines``)."""
+    piece cut for size) take their piece's byline later (``carry_bylines``)."""
     for section, chunk in zip(sections, chunks):
         titles = list(itertools.takewhile(lambda k: heading_like[k], chunk))
         if section.bylines or not titles or titles[-1] not in members:
             continue
         section.bylines = [person for b in people[members[titles[-1]]] for person in byline_of(run[b])]
+
+
+#: A piece that presents the pieces printed after it, their author's (文選 ``兩都賦序`` over 西都賦 and
+#: 東都賦, ``三都賦序一首`` over 蜀都賦一首, ``上責躬應詔詩表`` over 責躬詩 and 應詔詩): a preface (序) or a
+#: memorial offering them (表), its title naming their kind just before that word (賦, 詩).
+PRESENTING = re.compile(r"([賦詩頌贊銘誄論書歌])[序表]$")
+
+
+def presented_kind(title: str) -> str:
+    """The kind of the pieces a preface or memorial titled ``title`` presents (``PRESENTING``, its
+    count left out: ``三都賦序一首`` → 賦, ``上責躬應詔詩表`` → 詩); "" for any other title (``讓開府表``)."""
+    m = PRESENTING.search(COUNTED.sub("", title))
+    return m.group(1) if m else ""
+
+
+def piece_kind(title: str) -> str:
+    """A piece's kind, the last character of its title without its count (``東都賦一首`` → 賦)."""
+    words = COUNTED.sub("", title)
+    return words[-1:] if words else ""
+
+
+def carry_bylines(doc: JuanDocument) -> None:
+    """Give a piece's byline (``SectionDoc.bylines``, read from its author's line under its title)
+    to every section of that piece: the sections after it without a title of their own, cut for
+    size or opened by a part's heading (文選 卷六十 齊竟陵文宣王行狀, 任彦昇's, in eight sections;
+    史述贊三首, 班孟堅's, its parts 述高帝紀第一 … under headings of their own), up to the next
+    titled section (the next piece) or a part of the juan's editors (a 考證).
+
+    A titled section that prints no author's line takes the byline of the preface or memorial just
+    before it that presents pieces of its kind (``presented_kind``: 兩都賦序, 班孟堅's, over 西都賦 and
+    東都賦; 上責躬應詔詩表, 曹子建's, over 責躬詩), and the titled sections after it that print none keep
+    it up to the next author's line (the five poems 東都賦 ends with, 明堂詩 … 白雉詩): the book names
+    the author once, over the preface of the pieces it presents. Any other titled section without an
+    author's line is a piece the book names no author of (古辭's 飲馬長城窟行 after 顔延年's
+    宋郊祀歌, 荆軻歌 after 陶淵明's 挽歌詩)."""
+    people: list[dict[str, str]] = []
+    kind = ""  # the kind of pieces the last byline's section presents
+    presented = False  # whether the last titled section took a presenting piece's byline
+    for chapter in doc.chapters:
+        if chapter.heading is None and chapter.title:
+            people, kind, presented = [], "", False  # a part of its own (卷二考證), not the piece's
+        for section in chapter.sections:
+            if section.bylines:
+                people, kind, presented = section.bylines, presented_kind(section.title), False
+            elif section.title:
+                presented = bool(people) and (presented or (kind != "" and piece_kind(section.title) == kind))
+                if presented:
+                    section.bylines = [dict(p) for p in people]
+                else:
+                    people, kind = [], ""
+            elif people:
+                section.bylines = [dict(p) for p in people]

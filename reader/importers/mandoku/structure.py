@@ -34,7 +34,7 @@ from .lines import IDEO_SPACE, PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after, flush_text,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
                           note_under_heading, preface_line, running_title, title_words, wrapped_title, writers_line)
-from .piece_groups import carry_group_bylines, group_heads, group_parts, group_people
+from .piece_groups import carry_bylines, carry_group_bylines, group_heads, group_parts, group_people
 from .title_stacks import stacked
 from .units import Unit  # noqa: F401  (its home was here: parser, tests)
 from .counts import POEM_LIMIT, poem_ends
@@ -293,25 +293,6 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
     close_run(None)
     doc.chapters = [c for c in chapters if c.sections or c.heading is not None or c.heading_layout]
     carry_bylines(doc)
-
-
-def carry_bylines(doc: JuanDocument) -> None:
-    """Give a piece's byline (``SectionDoc.bylines``, read from its author's line under its title)
-    to every section of that piece: the sections after it without a title of their own, cut for
-    size or opened by a part's heading (文選 卷六十 齊竟陵文宣王行狀, 任彦昇's, in eight sections;
-    史述贊三首, 班孟堅's, its parts 述高帝紀第一 … under headings of their own), up to the next
-    titled section (the next piece) or a part of the juan's editors (a 考證)."""
-    people: list[dict[str, str]] = []
-    for chapter in doc.chapters:
-        if chapter.heading is None and chapter.title:
-            people = []  # a part of its own (卷二考證), not the piece's
-        for section in chapter.sections:
-            if section.bylines:
-                people = section.bylines
-            elif section.title:
-                people = []
-            elif people:
-                section.bylines = [dict(p) for p in people]
 
 
 #: A word that opens this many lines with their note in one juan is the label of a kind of
