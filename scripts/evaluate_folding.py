@@ -23,9 +23,10 @@ OpenCC and labelled by their own characters (``script_search_eval.score_held_out
 measured, against OpenCC's dictionary. Every text is read in the passages the index reads
 (``characters.passages.join_runs``: the classic one passage across its notes, each note one), so a
 reading is decided from the neighbours the index gives it. Precision is printed as the target counts
-it (a find is right where the traditional edition prints the character searched for, and a find of
-於 at 于 or of 于 at 於, which the simplification makes one character, where the place writes the same
-word: ``word_at_place.merged_by_simplification``, docs/decisions/0082) and by the graph alone.
+it (a find is right where the traditional edition's own search for the query finds the character it
+prints there, ``word_at_place.found_as_printed``, docs/decisions/0104, and a find of 於 at 于 or of 于 at
+於, which the simplification makes one character, where the place writes the same word:
+``word_at_place.merged_by_simplification``, docs/decisions/0082) and by the graph alone.
 ``--draft`` counts characters in ``../shared/corpus`` and reads the variant tables in
 ``../shared/data`` (see ``characters/scripts/build_fold_table.py``), and prints a new draft of the file
 to standard output: the 300 most frequent classes, a class being a head character (an MOE
@@ -190,6 +191,11 @@ def _by_pair(d: script_search_eval.Direction, same_word: set[frozenset], top: in
     return (f"\n    by word at the place (於 finding a 于 that writes the preposition right, and the "
             f"pairs of word_at_place.ONE_WORD_APART and ONE_WORD_SHARED; docs/decisions/0036, 0037): {d.matches - d.wrong + d.one_word}/{d.matches} "
             f"({100 * d.word_at_place_precision:.3f}%)"
+            + f"\n    what a wrong find is (docs/decisions/0104): a find the traditional edition's own search for the "
+              f"query would not make at the place (word_at_place.found_as_printed), so every one is of a pair that "
+              f"search keeps apart; counting a find right wherever the simplified tables let the form printed "
+              f"stand for the query, as they let 系 stand for 係 and 繫: {d.at_a_form_for_the_query}/{d.matches} "
+              f"({100 * d.at_a_form_for_the_query / d.matches:.2f}%), what recall asks, not a measure of the reading"
             + "\n    wrong finds by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items())
             + "\n    wrong finds by pair: " + "; ".join(lines)
             + "\n    left by word at the place, by pair: " + ", ".join(

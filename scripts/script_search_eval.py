@@ -100,6 +100,16 @@ class Direction:
         return self.target_right(merged) / self.matches if self.matches else 1.0
 
     @property
+    def at_a_form_for_the_query(self) -> int:
+        """Of ``matches``, the finds at a place whose form may stand for the query by the simplified
+        tables (every find but a wrong one at a folded key: ``wrong_by``'s ``'folded'``; a wrong find
+        at a reading key is undecided or read as the query, so the query is one of its readings).
+        What issue 28 asks search to find, and no measure of the reading at the place: the target
+        counts a find right only where the traditional edition's own search makes it
+        (``word_at_place.found_as_printed``; docs/decisions/0104)."""
+        return self.matches - sum(n for (_, _, cause), n in self.wrong_by.items() if cause == "folded")
+
+    @property
     def recall(self) -> float:
         return self.found / self.pairs if self.pairs else 1.0
 

@@ -333,6 +333,9 @@ def test_the_held_out_evaluation_on_a_sample():
     # variant table: docs/decisions/0082)
     merged = word_at_place.merged_by_simplification(SHARED / "data", simplified.SIMPLIFIED_PATH.parent / "fold_exceptions.tsv")
     assert (d.target_right(merged), d.matches) == (5659, 5685)
+    # every wrong find is at a form the simplified tables give for the query (undecided or read as it):
+    # counting such a find right counts every find right, so it measures no reading (docs/decisions/0104)
+    assert d.at_a_form_for_the_query == d.matches == 5685
     assert +d.named == Counter({("並", "併"): 1, ("禦", "御"): 1})
     # 于 printed for 于 and for 於: (read as it, read as another, undecided)
     assert (held.decided[("于", "于")], held.decided[("于", "於")]) == ((45, 7, 53), (173, 2, 53))
@@ -831,3 +834,29 @@ def test_the_hit_list_names_each_layer_as_the_page_and_gives_the_reading(db, cli
     later = rows(q="後")
     assert len(later) == 36 and {(r["match"], r["reading"]) for r in later} == {("后", "後")}
     assert {(r["match"], r["reading"]) for r in rows(q="后")} == {("后", "")}
+
+
+def test_a_wrong_find_is_one_a_traditional_editions_own_search_does_not_make(db, client, search_backend):
+    import word_at_place
+    from .conftest import index_all
+
+    # the evaluation counts a find in a simplified edition right where the traditional edition's own
+    # search for the query finds the character printed there (word_at_place.found_as_printed,
+    # docs/decisions/0104); the pairs of 莊子注's wrong finds, searched in its traditional edition
+    # (卷七, the held-out book itself): each graph finds only itself, none finds its pair's other graph
+    juan = import_file(CORPUS / "kanripo-commentary" / "KR5c0138" / "KR5c0138_007.txt").juan
+    index_all(search_backend)
+    found = {}
+    for q in "係繫修脩游遊閑閒復覆":
+        data = client.get("/api/search/", {"q": q, "edition": juan.edition.slug, "page_size": 100}).json()
+        found[q] = (data["count"], "".join(sorted({h["match"] for h in data["results"]})))
+    # (逰 is 遊 written otherwise, folded with it; 卷七 prints 係 7 times, 繫 once, 修 5, 脩 4 …)
+    assert found == {"係": (7, "係"), "繫": (1, "繫"), "修": (5, "修"), "脩": (4, "脩"), "游": (5, "游"),
+                     "遊": (27, "逰遊"), "閑": (1, "閑"), "閒": (2, "閒"), "復": (19, "復"), "覆": (7, "覆")}
+    for pair in ("係繫", "修脩", "游遊", "閑閒", "復覆", "注註", "蕩盪", "巨鉅", "彫雕", "徑逕"):
+        assert not word_at_place.found_as_printed(pair[0], pair[1])
+        assert not word_at_place.found_as_printed(pair[1], pair[0])
+    # 系 is a simplified form of both 係 and 繫 (the simplified tables; no variant table joins them), so in a
+    # simplified edition 係 and 繫 each find a 系 their neighbours leave undecided: found, as issue 28 asks,
+    # and counted wrong where the traditional edition prints the other graph, as 後 at the 后 of 夏后氏
+    assert simplified.readings("系") == frozenset("係系繫")
