@@ -607,7 +607,8 @@ class TestImportedCommentaryBooks:
 
     def test_the_reading_page_labels_each_part_with_its_commentator(self, commentary_juans, client):
         """楚辭 卷一: a note by another commentator than the note before it in its paragraph
-        carries his name, unless its words open with his formula (補曰); screen readers hear
+        carries his name, unless its words open with his formula of his name (師古曰; not 補曰, which
+        names his layer, not him); screen readers hear
         the layer and the commentator of every note."""
         import re
 
@@ -623,7 +624,7 @@ class TestImportedCommentaryBooks:
             writer = None
             for p in Piece.objects.filter(section=section, paragraph=paragraph).order_by("position"):
                 if p.is_note:
-                    if p.commentator and p.commentator != writer and not opens_with_formula(p, p.commentator):
+                    if p.commentator and p.commentator != writer and not opens_with_formula(p, p.commentator, layer=False):
                         expected.append(p.commentator)
                     writer = p.commentator
         assert expected and "王逸" in expected

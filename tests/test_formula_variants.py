@@ -72,6 +72,27 @@ def test_a_formula_is_read_folded_and_after_a_circle():
     assert opens_with_formula(note("正義曰毛以為", "疏"), "孔穎達") is True
     assert opens_with_formula(note("正義曰毛以為", "疏"), "孔穎達", generic=False) is False
     assert opens_with_formula(note("𥙷曰撫循也", "補注"), "洪興祖") is False
+    # a formula of the layer's characters names the layer, not the man (the page modes, which box no layer)
+    assert opens_with_formula(note("補曰沈括存中", "補注"), "洪興祖") is True
+    assert opens_with_formula(note("補曰沈括存中", "補注"), "洪興祖", layer=False) is False
+    assert opens_with_formula(note("師古曰岡山脊也"), "顏師古", layer=False) is True
+
+
+def test_a_later_commentators_part_after_wang_yis_carries_his_name(db):
+    """楚辭補注 卷二 §2 (吉日兮辰良): one printed note, 王逸's gloss then 洪興祖's 補曰. In 夾注 the first part
+    was boxed 王逸 and the 補曰 part nothing (補曰 was read as naming him), so the whole note read as 王逸's:
+    補曰 names his layer, not him, and the page boxes no layer of the commentary, so the part carries 洪興祖."""
+    with muted():
+        import_file(BOOKS / "KR4a0003" / "KR4a0003_002.txt")
+    page = Client().get("/works/KR4a0003/juan/2/2/", {"notes": "inline", "layout": "horizontal"}).content.decode()
+    assert ('<span class="layer-tag commentator" aria-hidden="true">王逸</span><span class="visually-hidden">'
+            '章句（王逸）：</span>日謂甲乙辰謂寅卯</span><span class="note joins-previous layer-commentary" '
+            'data-layer="補注" id="s2-p2" role="note"><span class="layer-tag commentator" aria-hidden="true">洪興祖'
+            '</span><span class="visually-hidden">補注（洪興祖）：</span>補曰沈括存中云') in page
+    # the section's 10 補曰 parts: 4 right after 王逸's words, boxed; 6 after a collation remark of his own
+    # (瑱一作鎭, 五臣云…: decision 0096), which carries his box, go on in his voice
+    assert Counter(who for who, words in BOXED.findall(page) if words.startswith("補曰")) == {"洪興祖": 4}
+    assert page.count('<span class="visually-hidden">補注（洪興祖）：</span>補曰') == 10
 
 
 def test_a_surname_and_shi_names_its_man_in_the_form_the_book_prints():

@@ -255,11 +255,13 @@ RENDERED = {"pieces": 0}
 FORMULA_WORDS = "正義釋注箋傳"
 
 
-def opens_with_formula(piece, who: str, words: str | None = None, generic: bool = True) -> bool:
+def opens_with_formula(piece, who: str, words: str | None = None, generic: bool = True,
+                       layer: bool = True) -> bool:
     """Whether a note's words open with its writer's formula, which names him as a label
     would: one to three characters then 曰, each of them a character of ``who`` (師古曰 of
-    顏師古, 善曰 of 李善), of the note's layer (補曰 of 補注) or of ``FORMULA_WORDS``
-    (正義曰). A definition that opens a note (山脊曰岡, 云怨耦曰仇: 曰 among its first
+    顏師古, 善曰 of 李善), of the note's layer (補曰 of 補注; not with ``layer=False``: a formula
+    that names the layer and not the man, as the page modes that show no box of the layer read
+    it) or of ``FORMULA_WORDS`` (正義曰). A definition that opens a note (山脊曰岡, 云怨耦曰仇: 曰 among its first
     words) is no formula: the note keeps its commentator's label. ``words``: the note's words
     as they read on into the parts after it (``words_read_on``); ``piece.text`` without.
     ``generic=False``: only a formula of his name's or his layer's characters (補曰, 師古曰; not
@@ -269,7 +271,7 @@ def opens_with_formula(piece, who: str, words: str | None = None, generic: bool 
     (``characters.folding.fold``, as ``mandoku.commentators`` does)."""
     text = (piece.text if words is None else words).lstrip("○")
     head = text[:text.find("曰")] if "曰" in text[:4] else ""
-    allowed = fold(who + piece.layer_label + (FORMULA_WORDS if generic else ""))
+    allowed = fold(who + (piece.layer_label if layer else "") + (FORMULA_WORDS if generic else ""))
     return bool(head) and (all(c in allowed for c in fold(head)) or _surname_formula(head, who))
 
 
@@ -353,7 +355,8 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
         p.needs_tag = (p.is_note and piece_layer(p) not in ("commentary", "classic")
                        and not (previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)))
         # a note by another commentator than the note before it is labelled with his name, unless
-        # its own words open with his formula (師古曰, 善曰), the marker word of its layer stands
+        # its own words open with his formula (師古曰, 善曰: his name's characters; 補曰 names only a
+        # layer these modes show no box of, so 洪興祖's name is shown after 王逸's part), the marker word of its layer stands
         # right before it (a 注疏 edition's 注, 音義, 疏: the layer has one writer, named to a screen
         # reader) or he is the book's one commentator (荀子's 楊倞), whom the byline names: his notes
         # are labelled alike, none by his name (the first of a paragraph was, the others not)
@@ -365,7 +368,8 @@ def _pieces(items, section, display, notes=None, carry: dict | None = None) -> s
             writer = getattr(previous, "commentator", "")
         marked_layer = previous is not None and previous.is_marker and piece_layer(previous) == piece_layer(p)
         p.needs_who = bool(who) and who != writer and who != sole \
-            and not opens_with_formula(p, who, words_read_on(items, i, by_position)) and not marked_layer
+            and not opens_with_formula(p, who, words_read_on(items, i, by_position), layer=False) \
+            and not marked_layer
         writer = who if p.is_note else writer
         # one bracket round the part of the note in this paragraph, and its layer and hand said
         # once to a screen reader
