@@ -3,10 +3,11 @@ juan stores as classic, and where the two differ, for the juan page, its 層次�
 API (``collation.layercheck``, the alignment ``manage.py check_layers`` runs).
 
 A *reference* of a commentary edition is another edition the library holds of the classic it
-comments on: an edition of the work the catalogue names as that classic
-(``reader.catalogue_writers.classic_title``: 論語注疏 → 論語, 春秋穀梁傳注疏 → 春秋穀梁傳), or the
-reference the shared pairs give its Kanripo text (``layercheck.PAIRS``: 周禮注疏 → 周禮句解, judged
-with the 四部叢刊 周禮 when the library holds it too). The two are separate works, so the
+comments on: an edition of a work titled as the classic the catalogue files it under
+(``reader.commented_classic.classic_of``, decision 0100: 論語注疏 → 論語, 儀禮鄭註句讀 → 儀禮, 周禮
+KR1d0002 with 鄭注 → 周禮, whose plain text KR1d0001 is held too), or the reference the shared pairs
+give its Kanripo text (``layercheck.PAIRS``: 周禮注疏 → 周禮句解, judged with the 四部叢刊 周禮 when the
+library holds it too). The two are separate works, so the
 collation (校勘, the editions of one work) does not compare them.
 
 The check aligns the whole stored edition with the whole reference, as ``check_layers EDITION
@@ -37,7 +38,8 @@ from django.urls import reverse
 
 from config.budget import BudgetExceeded
 from config.kept_work import PENDING, Crowded, KeptWork, request_wait
-from reader.catalogue_writers import classic_title, commentary_word
+from reader.catalogue_writers import commentary_word
+from reader.commented_classic import classic_of
 from reader.importers.worklock import being_imported, still_storing
 from reader.models import Edition, Juan, Piece, Work
 
@@ -69,10 +71,11 @@ class Reference:
 
 def references_of(edition: Edition, work=None) -> list[Reference]:
     """The references of ``edition``'s classic the library holds (see the module docstring), the
-    shared pairs' first (in ``PAIRS`` order), then the editions of the classic's work by id; none
-    of ``edition``'s own work. [] for an edition of no commentary title and no pair. ``work``:
-    the edition's work when the caller has it (no query for it); a book whose title names no
-    classic and whose Kanripo text is in no pair costs no query."""
+    shared pairs' first (in ``PAIRS`` order), then the editions of the works titled as its classic
+    (``work_classic``) by id; none of ``edition``'s own work. [] for an edition that is no
+    commentary edition of a classic and in no pair. ``work``: the edition's work when the caller
+    has it (no query for it); a book that comments on no classic and whose Kanripo text is in no
+    pair costs no query."""
     work = work or edition.work
     found: dict[int, Reference] = {}
     own = edition.kanripo_id or edition.slug
@@ -85,7 +88,7 @@ def references_of(edition: Edition, work=None) -> list[Reference]:
         ref = held.get(wanted[0])
         if ref is not None and ref.pk not in found:
             found[ref.pk] = Reference(ref, [held[k] for k in wanted[1:] if k in held])
-    classic = classic_title(work.title)
+    classic = work_classic(work)
     if classic:
         for ref in Edition.objects.filter(work__title=classic).exclude(work=edition.work_id).select_related("work") \
                 .order_by("id"):
@@ -93,19 +96,29 @@ def references_of(edition: Edition, work=None) -> list[Reference]:
     return list(found.values())
 
 
+def work_classic(work: Work) -> str:
+    """The classic ``work`` comments on (``classic_of`` of its title, 類 and Kanripo ID); "" for none."""
+    return classic_of(work.title, work.classification, work.kanripo_id)
+
+
 def why_none(edition: Edition, work=None) -> tuple[str, str]:
     """Why ``edition`` has no reference to check its layers against (``references_of`` gave []),
-    in Chinese and English, as the page and the API say it (a 404): a book named after its notes
-    or in a shared pair whose classic the library holds no other edition of (毛詩注疏 before 毛詩
-    is imported: a 注疏 with no reference here); an edition that is itself the reference of a
-    commentary held, said first (論語 for 論語注疏, 春秋經傳集解杜林合注 for 左傳注疏: other books'
-    layers are checked against it); or a book that is neither."""
+    in Chinese and English, as the page and the API say it (a 404): a commentary edition of a classic
+    (``work_classic``: named after its notes, or the classic printed with its notes) or a book in a
+    shared pair whose classic the library holds no other edition of (毛詩注疏 before 毛詩 is imported:
+    a 注疏 with no reference here; 周禮 KR1d0002 before 周禮 KR1d0001); an edition that is itself the
+    reference of a commentary held, said first (論語 for 論語注疏, 春秋經傳集解杜林合注 for 左傳注疏: other
+    books' layers are checked against it); a book named after its notes on a book the catalogue does
+    not list under a title it opens with (莊子注: the catalogue's 莊子 is 南華真經); or a book that is
+    none of these."""
     work = work or edition.work
     own = edition.kanripo_id or edition.slug
-    classic = classic_title(work.title)
+    classic = work_classic(work)
     paired = [ref.rsplit("/", 1)[-1] for ed, ref, *_ in PAIRS if ed.rsplit("/", 1)[-1] == own]
-    readers = sorted({t for t in Work.objects.filter(title__startswith=work.title).exclude(pk=work.pk)
-                      .values_list("title", flat=True) if classic_title(t) == work.title}
+    shelf = Work.objects.filter(classification=work.classification).exclude(pk=work.pk) if work.classification \
+        else Work.objects.none()
+    readers = sorted({t for t, code, kr_id in shelf.values_list("title", "classification", "kanripo_id")
+                      if classic_of(t, code, kr_id) == work.title}
                      | set(Edition.objects.filter(kanripo_id__in=[ed.rsplit("/", 1)[-1] for ed, ref, *judges in PAIRS
                                                                   if own in {f.rsplit("/", 1)[-1] for f in (ref, *judges)}])
                            .values_list("work__title", flat=True)))
@@ -113,15 +126,23 @@ def why_none(edition: Edition, work=None) -> tuple[str, str]:
         return (f"{work.title}（{edition.name}）本身是他書核對層次所據之本（{'、'.join(readers)}之層次以之核對），無可核對層次",
                 f"this edition is itself a reference: the layers of {', '.join(readers)} are checked against it, and "
                 f"the library holds none to check its own against")
-    if classic:
-        word = commentary_word(work.title)
+    word = commentary_word(work.title)
+    if classic and word:
         return (f"{work.title}是{classic}之{word}，本館未藏{classic}之他本，無可核對層次",
                 f"{work.title} is a commentary ({word}) on {classic}, and the library holds no other edition of "
                 f"{classic} to check its layers against")
+    if classic:
+        return (f"{work.title}（{edition.name}）是{classic}經注之本，本館未藏{classic}之他本，無可核對層次",
+                f"{work.title} ({edition.name}) prints {classic} with its commentary, and the library holds no other "
+                f"edition of {classic} to check its layers against")
     if paired:
         return (f"{work.title}是注釋之書，本館未藏其經文之他本（{'、'.join(paired)}），無可核對層次",
                 f"{work.title} is a commentary, and the library holds no edition of its classic "
                 f"({', '.join(paired)}) to check its layers against")
+    if word:
+        return (f"{work.title}是注釋之書（{word}），目錄所載其類之書無其所注者，無可核對層次",
+                f"{work.title} is a commentary ({word}), and the catalogue lists no book of its class it comments on: "
+                f"there is nothing to check its layers against")
     return (f"{work.title}不是注釋之書，無可核對層次",
             f"{work.title} is not a commentary on a classic: it has no layers to check")
 

@@ -30,11 +30,20 @@ def shu_of_title(title: str, names: Iterable[str]) -> str:
     its book, after an imperial prefix (``TITLE_PREFIX``) and with a book's other name read as
     the book (``OTHER_NAMES``): 周禮注疏, 周禮詳解, 欽定儀禮義疏, 欽定周官義疏, 仪礼释宫増注 (compared
     folded); the longest book wins (春秋左傳 before 春秋); "" when it opens with none (禮書綱目)."""
+    title = book_opening(title)
+    return next((n for n in sorted(names, key=len, reverse=True) if title.startswith(fold(n[:-2]))), "")
+
+
+def book_opening(title: str) -> str:
+    """``title`` as it is read for the book it opens with (``shu_of_title``,
+    ``reader.commented_classic``): folded, an imperial prefix left out (``TITLE_PREFIX``) and a
+    book's other name read as the book (``OTHER_NAMES``): 欽定周官義疏 → 周禮義疏, 仪礼释宫増注 →
+    儀禮釋宮增注 (folded forms)."""
     title = TITLE_PREFIX.sub("", fold(title)) or fold(title)
     for other, book in OTHER_NAMES.items():
         if title.startswith(fold(other)):
             title = fold(book) + title[len(other):]
-    return next((n for n in sorted(names, key=len, reverse=True) if title.startswith(fold(n[:-2]))), "")
+    return title
 
 
 def title_names(code: str, given: Iterable[str]) -> list[str]:

@@ -386,3 +386,94 @@ def test_a_check_made_within_the_wait_is_answered_at_once_and_a_crowded_one_says
     page = client.get("/works/KR1h0007/juan/4/layers/")
     assert page.status_code == 503 and page["Retry-After"] == "3"
     assert "<p>其他層次核對正在進行，本卷的未能開始；其中最先的預計 3 秒後完成。請 3 秒後再試。</p>" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_classic_is_the_one_the_catalogue_files_the_book_under():
+    # 儀禮鄭註句讀 comments on 儀禮 (it looked for 儀禮鄭註: the title less its last word); 欽定儀禮義疏
+    # and 論語集解義疏 likewise (欽定儀禮義, 論語集解義); 周禮句解 on 周禮 (it looked for 周禮句)
+    yili, judou, yishu = edition("儀禮", "KR1d0026"), edition("儀禮鄭註句讀", "KR1d0038"), edition("欽定儀禮義疏", "KR1d0037")
+    lunyu, yishu_lunyu = edition("論語", "KR1h0005"), edition("論語集解義疏", "KR1h0006")
+    baiwen, zhengzhu, jujie = edition("周禮", "KR1d0001"), edition("周禮", "KR1d0002"), edition("周禮句解", "KR1d0012")
+    assert [r.edition for r in references_of(judou)] == [yili]
+    assert [r.edition for r in references_of(yishu)] == [yili]
+    assert [r.edition for r in references_of(yishu_lunyu)] == [lunyu]
+    assert [r.edition for r in references_of(jujie)] == [baiwen, zhengzhu]
+    # 周禮 KR1d0002 prints 周禮 with 鄭玄's 注 and 陸德明's 音義 (the catalogue names only them): its
+    # classic is checked against the plain text KR1d0001; the plain text itself has nothing to check
+    assert [r.edition for r in references_of(zhengzhu)] == [baiwen]
+    assert references_of(baiwen) == []
+    assert juanlayers.why_none(baiwen)[0] == (
+        f"周禮（{baiwen.name}）本身是他書核對層次所據之本（周禮、周禮句解之層次以之核對），無可核對層次")
+    # 儀禮 KR1d0026 (鄭玄 注) has no other edition of 儀禮 here: it is the others' reference
+    assert references_of(yili) == []
+    assert juanlayers.why_none(yili)[0] == (
+        f"儀禮（{yili.name}）本身是他書核對層次所據之本（儀禮鄭註句讀、欽定儀禮義疏之層次以之核對），無可核對層次")
+
+
+@pytest.mark.django_db
+def test_a_commentary_whose_classic_is_not_held_or_not_listed_is_told_so():
+    zhengzhu = edition("周禮", "KR1d0002")
+    assert juanlayers.why_none(zhengzhu) == (
+        f"周禮（{zhengzhu.name}）是周禮經注之本，本館未藏周禮之他本，無可核對層次",
+        f"周禮 ({zhengzhu.name}) prints 周禮 with its commentary, and the library holds no other edition of 周禮 to "
+        f"check its layers against")
+    # the catalogue files 莊子 as 南華真經: 莊子注's title opens with no book of its class
+    assert juanlayers.why_none(edition("莊子注", "KR5c0138")) == (
+        "莊子注是注釋之書（注），目錄所載其類之書無其所注者，無可核對層次",
+        "莊子注 is a commentary (注), and the catalogue lists no book of its class it comments on: there is "
+        "nothing to check its layers against")
+
+
+#: 儀禮鄭註句讀 卷七 (大射儀, ``KR1d0038_007.txt``) and 儀禮 鄭氏注 (四部叢刊) 卷七, a pair no shared pair names.
+JUDOU_FILE = CORPUS / "kanripo" / "KR1d0038" / "KR1d0038_007.txt"
+YILI_FILE = CORPUS / "kanripo" / "KR1d0026" / "KR1d0026_007.txt"
+
+
+def test_judou_is_checked_against_the_yili_it_finds(db, client):
+    """Imported, 儀禮鄭註句讀 finds 儀禮 as its reference and its juan's 層次核對 gives what
+    ``check_layers`` prints for the two files: 99.95 % of 儀禮's classic stored as classic; the
+    reference's notes are 鄭玄's, whom 儀禮鄭註句讀's byline and catalogue entry (張爾岐) do not
+    name, so they are not counted (``layercheck.other_commentators``)."""
+    juan = import_file(JUDOU_FILE).juan
+    import_file(YILI_FILE)
+    ref = Edition.objects.get(slug="KR1d0026")
+    assert [r.edition for r in references_of(juan.edition)] == [ref]
+    body = client.get(f"/api/editions/{juan.edition_id}/juans/7/layer-check/").json()
+    [found] = body["references"]
+    assert found["reference"] == {"id": ref.pk, "slug": "KR1d0026", "work": "儀禮", "name": "四部叢刊本"}
+    assert (found["classic"], found["commentary"], found["not_counted"]) == (
+        {"aligned": 6626, "stored_as_classic": 6623, "share": "99.95 %", "in_reference": 6707},
+        {"aligned": 0, "stored_as_commentary": 0, "share": "—", "in_reference": 0},
+        {"other_commentary": 6822, "other_commentators": ["鄭玄"], "disputed": 0})
+    assert found["command"] == "manage.py check_layers KR1d0038 KR1d0026 --juan 7"
+    # the command it names prints the same (the files' run without --juan counts all 7,013 characters of
+    # 鄭玄's notes, a juan's figures those aligned with it: 6,822)
+    assert run("KR1d0038", "KR1d0026", "--juan", "7", "--worst", "0") == [
+        "KR1d0038 juan 7 against KR1d0026",
+        "  classic stored as classic:        99.95 % (6,623 of 6,626 aligned; 6,707 in the reference)",
+        "  commentary stored as commentary:  — (0 of 0 aligned; 0 in the reference)",
+        "  not counted: 6,822 characters of notes by 鄭玄, whom the edition's bylines do not name: they measure "
+        "nothing of its commentary",
+    ]
+    assert run(str(JUDOU_FILE), str(YILI_FILE), "--worst", "0")[1:3] == [
+        "  classic stored as classic:        99.95 % (6,623 of 6,626 aligned; 6,707 in the reference)",
+        "  commentary stored as commentary:  — (0 of 0 aligned; 0 in the reference)",
+    ]
+
+
+@pytest.mark.slow
+def test_the_whole_books_the_catalogue_pairs():
+    """The two commentary editions the catalogue's classic gives a reference (decision 0100), whole,
+    from their folders: 儀禮鄭註句讀 against 儀禮 鄭氏注, and 周禮 鄭氏注 against the plain 周禮."""
+    kanripo = CORPUS / "kanripo"
+    assert run(str(kanripo / "KR1d0038"), str(kanripo / "KR1d0026"), "--worst", "0")[1:4] == [
+        "  classic stored as classic:        99.80 % (54,193 of 54,297 aligned; 55,489 in the reference)",
+        "  commentary stored as commentary:  — (0 of 0 aligned; 0 in the reference)",
+        "  not counted: 78,361 characters of notes by 鄭玄, whom the edition's bylines do not name: they measure "
+        "nothing of its commentary",
+    ]
+    assert run(str(kanripo / "KR1d0002"), str(kanripo / "KR1d0001"), "--worst", "0")[1:] == [
+        "  classic stored as classic:        99.83 % (48,213 of 48,291 aligned; 49,384 in the reference)",
+        "  commentary stored as commentary:  — (0 of 0 aligned; 0 in the reference)",
+    ]
