@@ -74,7 +74,9 @@ def book_names(book: str, kind: str) -> dict[str, str]:
 #: A man a book signs by his surname and courtesy name (字), named by his own as the formulas and the
 #: catalogue name him: 劉逵, 字 淵林, whose 注 on 吳都 and 蜀都 both 文選 books keep (文選註 卷四 「劉淵林注」;
 #: 六臣註文選 signs him 「劉淵林註」 and opens his parts with 劉曰, ``LIUCHEN``), so ``commentator=劉逵`` finds his
-#: notes in both books; 班固, 字 孟堅, whose 離騷贊序 楚辭補注 heads 「離騷贊序　班孟堅」 (the 四部叢刊 楚辭 alike).
+#: notes in both books; 班固, 字 孟堅, whose 離騷贊序 楚辭補注 heads 「離騷贊序　班孟堅」 (the 四部叢刊 楚辭 alike);
+#: 曹植, 字 子建, whose pieces both 文選 books sign 「曹子建」 (六臣's note under his 洛神賦: 「魏曹植字子建」), so that
+#: ``author=曹植`` finds them where no note of the library held says so (``reader.piece_authors``).
 SIGNED_NAMES = {row.name: row.man for row in quoted_rows(SIGNED)}
 #: The men 何晏 collects in his 論語集解, as the book lists them whole: 論語注疏's front matter (KR1h0007_000,
 #: 陸德明's 序錄 quoted under 論語注解傳述人) 「何晏集孔安國包咸周氏馬融鄭玄陳羣王肅周生烈之說」. The 集解 prints

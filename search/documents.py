@@ -68,6 +68,8 @@ ANALYSIS_CHANGES = {
     5: "苖 and 苗, 亐 and 于 one character each in a passage's search keys (the folding table, decision 0090)",
     6: "an anthology piece's main text (classic, records, title) written by the author its byline names (文選's 丘遲, "
        "班固), not by the compiler (decision 0097)",
+    7: "an anthology piece the preface before it presents written by the preface's author (文選's 西都賦, 班固: decision "
+       "0103), and a piece signed by a courtesy name the books' table of signed names reads written by the man (曹子建: 曹植)",
 }
 ANALYSIS = max(ANALYSIS_CHANGES)
 

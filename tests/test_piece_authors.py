@@ -30,8 +30,9 @@ def test_the_author_facet_and_filter_name_the_pieces_author(seed_juan, search_ba
     assert [(s.position, s.title, piece_author(s)) for s in letters.sections.order_by("position")][4:8] == [
         (5, "與嵇茂齊書", "趙至"), (6, "與陳伯之書", "丘遲"), (7, "", "丘遲"), (8, "重答劉秣陵沼書", "劉孝標")]
     assert piece_author(capitals.sections.get(position=3)) == "班固"  # 班孟堅: reader.quoted_names.SIGNED_NAMES
-    assert {printed: piece_names()[printed] for printed in ("丘希範", "孔徳璋", "劉孝標", "班孟堅")} == {
-        "丘希範": "丘遲", "孔徳璋": "孔稚珪", "劉孝標": "劉孝標", "班孟堅": "班固"}
+    # 曹子建: 文選註 卷二十 prints no note naming him (SIGNED_NAMES, by 六臣 卷十九's 「魏曹植字子建」)
+    assert {printed: piece_names()[printed] for printed in ("丘希範", "孔徳璋", "劉孝標", "班孟堅", "曹子建")} == {
+        "丘希範": "丘遲", "孔徳璋": "孔稚珪", "劉孝標": "劉孝標", "班孟堅": "班固", "曹子建": "曹植"}
     assert edition_piece_authors()[capitals.edition_id] == ("班固",)
     index_all(search_backend)
 
@@ -49,3 +50,5 @@ def test_the_author_facet_and_filter_name_the_pieces_author(seed_juan, search_ba
     # 西都賦 prints no byline: its preface's (test_presented_pieces)
     assert get(q="於是既庶且富", author="班固")[0] == 1
     assert get(q="於是既庶且富", author="蕭統")[0] == 0
+    assert get(q="於穆顯考", author="曹植") == (1, [{"value": "曹植", "count": 1, "selected": True}],
+                                            [{"value": "魏", "count": 1}])  # 責躬詩, under 上責躬應詔詩表's 曹子建
