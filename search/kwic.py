@@ -32,6 +32,14 @@ def _not_plain() -> CodePoints:
 
 
 @lru_cache(maxsize=None)
+def _not_separated() -> CodePoints:
+    """What ``separated_bounds`` cannot count: ``_not_plain`` and the marks an entity or a
+    description closes with (a snippet cut inside one holds its ``;`` or ``]``, not its
+    opening mark)."""
+    return CodePoints(r"&;\[\]?", SELECTOR, INVISIBLE)
+
+
+@lru_cache(maxsize=None)
 def _separator() -> CodePoints:
     return CodePoints("", SEPARATOR)
 
@@ -137,6 +145,27 @@ def context_bounds(text: str, start: int, end: int, width: int) -> tuple[int, in
             break
         span *= 4
     return b, e
+
+
+def snippet_bounds(text: str, start: int, end: int, width: int, shape: int) -> tuple[int, int]:
+    """``context_bounds`` of a hit in ``text``, found the short way ``shape`` (``text_shape``'s
+    answer for ``text``, found once a passage) allows: plain arithmetic for ``SINGLE``,
+    ``separated_bounds`` for ``SEPARATED``, ``context_bounds`` for ``MIXED``. A short way's
+    snippet is checked before it is given: one that holds what its way cannot count (an entity,
+    a description, a ``?``, a selector: a ``shape`` found for other text than ``text``, or for
+    other offsets) is found again by ``context_bounds``, so a snippet never begins or ends inside
+    an entity whatever ``shape`` says (one C-level search of the snippet)."""
+    if width <= 0 or shape == MIXED:
+        return context_bounds(text, start, end, width)
+    if shape == SINGLE:
+        b, e = max(0, start - width), min(len(text), end + width)
+        if not _multi_code_point().search(text, b, e):
+            return b, e
+    else:
+        b, e = separated_bounds(text, start, end, width)
+        if not _not_separated().search(text, b, e):
+            return b, e
+    return context_bounds(text, start, end, width)
 
 
 def separated_bounds(text: str, start: int, end: int, width: int) -> tuple[int, int]:

@@ -3,6 +3,7 @@
 Each test runs against every backend in ``BACKENDS``: add a backend there and it must pass.
 """
 import json
+import re
 import shutil
 import unicodedata
 
@@ -445,6 +446,39 @@ def test_a_gaiji_is_one_character(own_backend, seed_juan):
     hit = own_backend.search(SearchQuery("聲", context=2)).hits[0]
     # two characters each side as search reads them: the entity one, the comma taken along and counted none
     assert (hit.before, hit.after) == ("豆&KR1969;", "，&KR1969;K")
+
+
+#: 楚辭補注 (KR4a0003) 卷十 〈大招〉, the classic's passage around 雜&KR1175;鶬只 (line 163 of
+#: KR4a0003_010.txt; KR1175 is a bird Unicode lacks), and the same words punctuated.
+DAZHAO = "孔雀盈園畜鸞皇只鵾鴻羣晨雜&KR1175;鶬只鴻鵠代遊曼鷫鷞只"
+DAZHAO_PUNCTUATED = "孔雀盈園，畜鸞皇只。鵾鴻羣晨，雜&KR1175;鶬只。鴻鵠代遊，曼鷫鷞只。"
+
+
+def test_a_kwic_context_takes_a_gaiji_whole_or_not_at_all(own_backend, seed_juan):
+    """A hit list showed 「R1175;鶬只[鴻鵠]」 for 鴻鵠 in 楚辭補注 卷十: a context that began inside
+    the entity. Every engine's snippet counts the entity as one character and begins and ends
+    at a whole one, at every width, in plain and in punctuated text."""
+    from dataclasses import replace
+
+    doc = documents_for_juan(seed_juan)[0]
+    own_backend.rebuild([replace(doc, doc_id=k, text=v, piece_starts=[(0, 0)])
+                         for k, v in (("d:1", DAZHAO), ("d:2", DAZHAO_PUNCTUATED))])
+
+    def kwic(q, width):
+        return [(h.doc_id, *h.kwic()) for h in own_backend.search(SearchQuery(q, context=width)).hits]
+
+    assert kwic("鴻鵠", 2) == [("d:1", "鶬只", "鴻鵠", "代遊"), ("d:2", "鶬只。", "鴻鵠", "代遊")]
+    assert kwic("鴻鵠", 3) == [("d:1", "&KR1175;鶬只", "鴻鵠", "代遊曼"), ("d:2", "&KR1175;鶬只。", "鴻鵠", "代遊，曼")]
+    assert kwic("鴻鵠", 8) == [("d:1", "鵾鴻羣晨雜&KR1175;鶬只", "鴻鵠", "代遊曼鷫鷞只"),
+                              ("d:2", "鵾鴻羣晨，雜&KR1175;鶬只。", "鴻鵠", "代遊，曼鷫鷞只")]
+    assert kwic("鴻鵠", 15) == [("d:1", "雀盈園畜鸞皇只鵾鴻羣晨雜&KR1175;鶬只", "鴻鵠", "代遊曼鷫鷞只"),
+                               ("d:2", "雀盈園，畜鸞皇只。鵾鴻羣晨，雜&KR1175;鶬只。", "鴻鵠", "代遊，曼鷫鷞只")]
+    assert kwic("晨雜", 1) == [("d:1", "羣", "晨雜", "&KR1175;"), ("d:2", "羣", "晨，雜", "&KR1175;")]
+    assert kwic("晨雜", 2) == [("d:1", "鴻羣", "晨雜", "&KR1175;鶬"), ("d:2", "鴻羣", "晨，雜", "&KR1175;鶬")]
+    for q in ("只", "鴻", "鶬", "雜", "&KR1175;"):  # every width: the entity whole or not at all
+        for width in range(1, 21):
+            for _, before, _, after in kwic(q, width):
+                assert not set(re.sub("&KR1175;", "", before + after)) & set("&;KR1175"), (q, width, before, after)
 
 
 #: A private-use character of the text, the gaiji whose search key is its code point and the

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from characters.units import CELL_BOUNDARY
 from search.analysis import analysed
 from search.documents import EDITORIAL, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
-from search.kwic import MIXED, SEPARATED, SINGLE, context_bounds, separated_bounds, text_shape
+from search.kwic import MIXED, context_bounds, snippet_bounds, text_shape
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
 DEFAULT_CONTEXT = 15
@@ -323,12 +323,7 @@ class Hit:
         shape = p._plain
         if shape is None:  # once per passage, not several searches per hit (``context_bounds``)
             shape = p._plain = passage_shape(text)
-        if width <= 0 or shape == MIXED:
-            b, e = context_bounds(text, start, end, width)
-        elif shape == SINGLE:
-            b, e = max(0, start - width), min(len(text), end + width)  # as ``context_bounds`` finds them
-        else:
-            b, e = separated_bounds(text, start, end, width)
+        b, e = snippet_bounds(text, start, end, width, shape)  # never inside an entity, whatever ``shape``
         return text[b:start], text[start:end], text[end:e]
 
     @property
