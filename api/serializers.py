@@ -5,7 +5,7 @@ from functools import lru_cache
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from characters.gaiji import placeholders
+from characters.gaiji import readable
 from characters.simplified import TRADITIONAL
 from config.budget import check
 from reader.citation import (juan_citation_text, permalink, section_citation, section_heading, section_title, set_openings,
@@ -424,10 +424,11 @@ def hit_advice_zh(page_size: int) -> str:
 
 def _shown(before: str, match: str, after: str) -> dict:
     """``{"shown": {"before", "match", "after"}}``, the KWIC as the reading page shows it (a gaiji
-    entity or U+0001 as 〓, ``characters.gaiji.placeholders``), for a hit whose KWIC holds one;
-    ``{}`` for any other (``before``/``match``/``after`` keep the stored text)."""
+    entity as the character Kanripo's gaiji table reads it as, else 〓, as is U+0001:
+    ``characters.gaiji.readable``), for a hit whose KWIC holds one; ``{}`` for any other
+    (``before``/``match``/``after`` keep the stored text)."""
     parts = {"before": before, "match": match, "after": after}
-    shown = {k: placeholders(v) for k, v in parts.items()}
+    shown = {k: readable(v) for k, v in parts.items()}
     return {"shown": shown} if shown != parts else {}
 
 
@@ -440,7 +441,7 @@ class HitSerializer(serializers.Serializer):
     found through a simplified form that stands for several characters, in a simplified or
     mixed edition: the match as the query read it (后 found by 後: ``"reading": "後"``,
     ``search.matching.reading_of``); ``shown`` only for a hit whose KWIC holds a gaiji entity or
-    U+0001: the three parts as the reading page shows them (``_shown``: ``&KR1647;`` as 〓)."""
+    U+0001: the three parts as the reading page shows them (``_shown``: ``&KR1647;`` as 〓, ``&KR0237;`` as 𥜗)."""
 
     def to_representation(self, hit):
         """One hit as the class docstring gives it (a dict of the fields listed there). Raises

@@ -179,7 +179,8 @@ class HitSectionSerializer(serializers.Serializer):
 
 
 class HitShownSerializer(serializers.Serializer):
-    """A hit's KWIC as the reading page shows it: each gaiji entity and U+0001 as 〓."""
+    """A hit's KWIC as the reading page shows it: each gaiji entity as the character Kanripo's gaiji
+    table reads it as (&KR0237; as 𥜗), else as 〓, as is U+0001 (decision 0102)."""
 
     before = serializers.CharField()
     match = serializers.CharField()
@@ -212,7 +213,7 @@ class HitDocSerializer(serializers.Serializer):
     url = serializers.URLField()
     shown = HitShownSerializer(required=False, help_text=(
         "only for a hit whose KWIC holds a gaiji entity or U+0001: before, match and after as the reading "
-        "page shows them (〓)"))
+        "page shows them (a gaiji as the character Kanripo's gaiji table reads it as, else 〓)"))
     reading = serializers.CharField(required=False, help_text="only for a hit found through a simplified form "
                                     "standing for several characters (后 found by 後): the match as the query read it")
 

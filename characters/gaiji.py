@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["GAIJI", "GAIJI_BASE", "ILLEGIBLE", "gaiji_key", "GaijiReading", "gaiji_reading", "gaiji_table",
-           "GAIJI_TABLE_PATH", "PLACEHOLDER", "placeholders", "readable"]
+           "GAIJI_TABLE_PATH", "PLACEHOLDER", "readable", "shown_as"]
 
 #: Kanripo's gaiji table as shipped: ``CODE<TAB>FORM<TAB>READING`` lines.
 GAIJI_TABLE_PATH = Path(__file__).resolve().parent / "data" / "kanripo_gaiji.tsv"
@@ -38,31 +38,31 @@ ILLEGIBLE = "\x01"
 #: unit of a text is coded so: the text's own code points there are read apart
 #: (``characters.units.PRIVATE_USE_KEYS``).
 GAIJI_BASE = 0xF0000
-#: How a page shows a gaiji or an unreadable character (U+0001): the reading page, the search
-#: page's KWIC lines and a search hit's ``shown`` in the API (its code in a tooltip on a page).
+#: How a page shows an unreadable character (U+0001) and a gaiji Kanripo's gaiji table reads as
+#: no one character (``shown_as``): the reading page, the search page's KWIC lines, citations and
+#: a search hit's ``shown`` in the API (its code in a tooltip on a page). A gaiji the table reads
+#: as one character is shown as that character everywhere (decision 0102).
 PLACEHOLDER = "〓"
 
 
-def placeholders(text: str) -> str:
-    """``text`` with every Kanripo gaiji entity and U+0001 (``GAIJI``) as ``PLACEHOLDER``, as the
-    reading page shows them: ``placeholders("以爲&KR1647;謂之")`` is ``"以爲〓謂之"``. Display only:
-    the stored text keeps the entity."""
-    return GAIJI.sub(PLACEHOLDER, text) if ("&" in text or ILLEGIBLE in text) else text
-
-
 def readable(text: str) -> str:
-    """``text`` as plain text a reader can paste (a citation, a copied title): each Kanripo gaiji
-    entity as the one character Kanripo's gaiji table reads it as (``gaiji_reading``; a reading
-    its editors marked with ``?`` is not taken), else ``PLACEHOLDER``, as is U+0001:
+    """``text`` as the pages show it, as plain text a reader can paste (a citation, a page's
+    title, a copied heading): each Kanripo gaiji entity as ``shown_as`` writes it, the one
+    character Kanripo's gaiji table reads it as (``gaiji_reading``; a reading its editors marked
+    with ``?`` is not taken), else ``PLACEHOLDER``, as is U+0001:
     ``readable("之&KR0237;&KR2159;")`` is ``"之𥜗〓"``. Display only: the stored text keeps the entity."""
     if "&" not in text and ILLEGIBLE not in text:
         return text
+    return GAIJI.sub(lambda m: shown_as(m.group(1) and f"KR{m.group(1)}"), text)
 
-    def shown(m: re.Match) -> str:
-        entry = _load().get(f"KR{m.group(1)}") if m.group(1) else None
-        return entry.character if entry is not None and entry.certain else PLACEHOLDER
 
-    return GAIJI.sub(shown, text)
+def shown_as(code: str | None) -> str:
+    """How a page, a citation and the API's ``shown`` write the gaiji ``code`` (``"KR0237"``; None
+    or "" for U+0001): the one character Kanripo's gaiji table reads it as (``𥜗``; a reading its
+    editors marked with ``?`` is not taken), else ``PLACEHOLDER`` (a code the table gives no
+    character, or lacks, and an unreadable character)."""
+    entry = _load().get(code) if code else None
+    return entry.character if entry is not None and entry.certain else PLACEHOLDER
 
 
 def gaiji_key(entity: str) -> str:

@@ -9,7 +9,8 @@ fonts still draws them.
 The font is a subset of HanaMinB (花園明朝, GlyphWiki, fonts-hanazono in
 Debian; the licence, ``static/fonts/HANAZONO-LICENSE.txt``, ships beside it) to the
 characters listed in ``static/fonts/rare-chars.txt`` -- every character beyond the basic
-plane that ``--scan`` finds in the corpus folders, plus the ones the issue names -- made
+plane that ``--scan`` finds in the corpus folders, plus the ones the issue names and the
+characters Kanripo's gaiji table reads its codes as (pages show a gaiji so, decision 0102) -- made
 with fontTools' subsetter (``pyftsubset``, pinned in requirements.txt), WOFF flavour (zlib:
 no Brotli needed).
 
@@ -30,6 +31,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from characters.gaiji import gaiji_table  # noqa: E402  (the project's package, beside scripts/)
+
 OUT = ROOT / "static" / "fonts"
 FONT_NAME = "rare-han.woff"
 CHARS_NAME = "rare-chars.txt"
@@ -40,14 +44,24 @@ DEBIAN_DOC = Path("/usr/share/doc/fonts-hanazono/copyright")
 NAMED = "𤣥𥜗𧧘"
 
 
+def gaiji_readings() -> set[str]:
+    """The ideographs of planes 2 and 3 that pages show for a gaiji: each character Kanripo's
+    gaiji table reads a code as (``characters.gaiji.shown_as``)."""
+    return {e.character for e in gaiji_table().values() if e.certain and _rare(e.character)}
+
+
+def _rare(ch: str) -> bool:
+    """An ideograph of planes 2 and 3, compatibility ideographs left out."""
+    return 0x20000 <= ord(ch) <= 0x2F7FF or 0x30000 <= ord(ch) <= 0x3FFFF
+
+
 def scan(folders: list[Path]) -> str:
     """Every ideograph of planes 2 and 3 (compatibility ideographs left out: NFC makes them
     their unified ideograph) in ``*.txt`` under ``folders``, plus ``NAMED``."""
     found = set(NAMED)
     for folder in folders:
         for path in sorted(folder.rglob("*.txt")):
-            found.update(ch for ch in path.read_bytes().decode("utf-8", "replace")
-                         if 0x20000 <= ord(ch) <= 0x2F7FF or 0x30000 <= ord(ch) <= 0x3FFFF)
+            found.update(ch for ch in path.read_bytes().decode("utf-8", "replace") if _rare(ch))
     return "".join(sorted(found))
 
 
@@ -89,9 +103,9 @@ def main(argv=None) -> int:
             print(f"{args.fonts} missing (Debian package fonts-hanazono); keeping the committed {target.name}")
             return 0
         sys.exit(f"error: {args.fonts}/HanaMinB.ttf missing: apt-get install fonts-hanazono")
-    if args.scan:
-        (OUT / CHARS_NAME).write_text(scan(args.scan) + "\n", encoding="utf-8")
-    chars = (OUT / CHARS_NAME).read_text(encoding="utf-8").strip()
+    chars = scan(args.scan) if args.scan else (OUT / CHARS_NAME).read_text(encoding="utf-8").strip()
+    chars = "".join(sorted(set(chars) | gaiji_readings()))
+    (OUT / CHARS_NAME).write_text(chars + "\n", encoding="utf-8")
     built, lacking = build(chars, args.fonts, OUT)
     if DEBIAN_DOC.exists():
         shutil.copyfile(DEBIAN_DOC, OUT / LICENCE_NAME)

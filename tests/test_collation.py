@@ -344,12 +344,13 @@ class TestOnTheThreeWitnesses:
                 '<abbr title="四庫全書・文淵閣本・原字">乙</abbr>：賔<small>異體</small>') in page
 
     def test_collation_page_shows_gaiji_as_the_reading_page_does(self, witnesses, client):
-        """A reading that is a Kanripo entity is shown as 〓 with its code (the reading page's
-        helper); the exports keep the stored text (see test_collation_api_and_exports)."""
+        """A reading that is a Kanripo entity is shown as the reading page shows it, the character
+        Kanripo's gaiji table reads it as (𥜗), with its code (the reading page's helper, decision
+        0102); the exports keep the stored text (see test_collation_api_and_exports)."""
         seed, kr, wyg = witnesses
         page = client.get("/works/禮書綱目/juan/10/26/collate/", {"with": "KR1d0086-WYG"}).content.decode()
-        gaiji = ('<span class="gaiji" title="KR0237：Unicode 未收之字 (a character Unicode lacks)" '
-                 'data-code="&amp;KR0237;">〓</span>')
+        gaiji = ('<span class="gaiji" title="KR0237：Unicode 未收之字，Kanripo 造字表讀作𥜗 (a character Unicode lacks, '
+                 'read as 𥜗)" data-code="&amp;KR0237;">𥜗</span>')
         assert f'<span class="lem">襦</span><span class="rdgs">〔<abbr title="四庫全書・文淵閣本・原字">甲</abbr>：{gaiji}<small>異體</small>〕' in page
         assert "&amp;KR0237;<" not in page and "：&amp;KR" not in page
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from characters.folding import SEPARATOR
-from characters.gaiji import placeholders
+from characters.gaiji import readable
 from characters.units import CodePoints, code_class
 from search.kwic import context_bounds, single_code_points
 
@@ -55,9 +55,10 @@ def test_punctuation_and_spaces_are_taken_along_and_count_none():
     assert kwic("甲?丙鵠丁\ufe00戊", "鵠", 2) == ("?丙", "丁\ufe00戊")
 
 
-def test_placeholders_show_a_gaiji_as_the_reading_page_does():
-    assert placeholders("以爲&KR1647;謂之") == "以爲〓謂之"
-    assert placeholders("\x01射") == "〓射" and placeholders("大射") == "大射"
+def test_readable_shows_a_gaiji_as_the_reading_page_does():
+    assert readable("以爲&KR1647;謂之") == "以爲〓謂之"      # the gaiji table reads KR1647 as nothing
+    assert readable("袒朱&KR0237;卒") == "袒朱𥜗卒"          # and KR0237 as 𥜗 (decision 0102)
+    assert readable("\x01射") == "〓射" and readable("大射") == "大射"
 
 
 @pytest.fixture
@@ -131,3 +132,35 @@ def test_the_quick_code_point_sets_answer_as_the_whole_class():
         whole.match(text, i) is not None for i in range(len(text))]
     assert [kwic(text, "也", w) for w in (1, 2, 3)] == [("乎𐄀", "，𤣥"), ("\U0001F600乎𐄀", "，𤣥〓"),
                                                        ("之\U0001F600乎𐄀", "，𤣥〓者")]
+
+
+def test_a_snippet_found_the_short_way_is_never_cut_inside_an_entity():
+    """A hit list showed 「R1175;鶬只[鴻鵠]」 for 鴻鵠 in 楚辭補注 卷十 (雜&KR1175;鶬只鴻鵠, the classic's
+    passage): exactly what ``Hit.kwic``'s plain arithmetic gives at width 8 when it takes the
+    passage for one of a code point a character (``text_shape`` SINGLE). A passage's shape is found
+    once and kept with it (``PageParts``, ``HitPassage._plain``); a snippet found the short way is
+    checked and, when it holds an entity, found again by ``context_bounds``: the entity is one
+    character, whole. Likewise for the way that counts punctuation (SEPARATED)."""
+    from search.backends.base import Hit, HitPassage
+    from search.kwic import MIXED, SEPARATED, SINGLE, snippet_bounds, text_shape
+
+    from .test_search_contract import DAZHAO, DAZHAO_PUNCTUATED
+
+    def hit(text, shape, width):
+        passage = HitPassage("classic", 1, "KR4a0003", "楚辭補注", 1, 10, "卷十", 1, "", 3, "", "d:1", text,
+                             [[0, 0]], width, _plain=shape)
+        start = text.index("鴻鵠")
+        return Hit(passage, start, start + 2).kwic()
+
+    assert text_shape(DAZHAO) == text_shape(DAZHAO_PUNCTUATED) == MIXED
+    for shape in (SINGLE, SEPARATED, MIXED):
+        assert hit(DAZHAO, shape, 8) == ("鵾鴻羣晨雜&KR1175;鶬只", "鴻鵠", "代遊曼鷫鷞只"), shape
+        assert hit(DAZHAO, shape, 3) == ("&KR1175;鶬只", "鴻鵠", "代遊曼"), shape
+        assert hit(DAZHAO_PUNCTUATED, shape, 8) == ("鵾鴻羣晨，雜&KR1175;鶬只。", "鴻鵠", "代遊，曼鷫鷞只"), shape
+        for width in range(1, 21):
+            for text in (DAZHAO, DAZHAO_PUNCTUATED):
+                start = text.index("鴻鵠")
+                assert snippet_bounds(text, start, start + 2, width, shape) == \
+                    context_bounds(text, start, start + 2, width), (shape, width)
+    # a plain passage keeps its short way: the bounds are the arithmetic's
+    assert hit("孔雀盈園畜鸞皇只鵾鴻羣晨雜鶬只鴻鵠代遊", SINGLE, 8) == ("只鵾鴻羣晨雜鶬只", "鴻鵠", "代遊")

@@ -11,7 +11,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from characters.dictionary import codepoint as _codepoint
-from characters.gaiji import PLACEHOLDER, placeholders as gaiji_placeholders
+from characters.gaiji import PLACEHOLDER, readable, shown_as
 from reader.crumbs import crumb_trail
 from reader.table_cells import CELL_MARK
 from reader.tables import paragraph_blocks
@@ -37,12 +37,20 @@ PAGE = re.compile(r"<pb:([^>]+)>")
 
 
 def _placeholders(html: str) -> str:
-    """Visible placeholders for characters the text cannot show: 〓 with the code."""
+    """Characters the text cannot show, each in a ``span.gaiji`` with its code in the title and in
+    ``data-code`` (what the page's scripts send for it): a gaiji as the character Kanripo's gaiji
+    table reads it as, else 〓 (``characters.gaiji.shown_as``: as citations and the page's title
+    write it, decision 0102); U+0001 (unreadable) as 〓."""
     def repl(m):
-        if m.group(1):
-            return (f'<span class="gaiji" title="{m.group(1)}：Unicode 未收之字 (a character Unicode lacks)" '
-                    f'data-code="&amp;{m.group(1)};">{PLACEHOLDER}</span>')
-        return f'<span class="gaiji" title="原文不可辨 (unreadable in the source, U+0001)">{PLACEHOLDER}</span>'
+        code = m.group(1)
+        if not code:
+            return f'<span class="gaiji" title="原文不可辨 (unreadable in the source, U+0001)">{PLACEHOLDER}</span>'
+        shown = shown_as(code)
+        if shown == PLACEHOLDER:
+            title = f"{code}：Unicode 未收之字 (a character Unicode lacks)"
+        else:
+            title = f"{code}：Unicode 未收之字，Kanripo 造字表讀作{shown} (a character Unicode lacks, read as {shown})"
+        return f'<span class="gaiji" title="{title}" data-code="&amp;{code};">{shown}</span>'
     return ENTITY.sub(repl, html)
 
 
@@ -82,7 +90,8 @@ def name_breaks(name) -> str:
 
 @register.filter
 def gaiji(text) -> str:
-    """``text`` escaped, with Kanripo entities and U+0001 as 〓 placeholders (for KWIC)."""
+    """``text`` escaped, with each Kanripo entity and U+0001 in its ``span.gaiji`` (``_placeholders``:
+    the character Kanripo's gaiji table reads it as, else 〓, its code in the title)."""
     return mark_safe(_esc(text or ""))
 
 
@@ -123,9 +132,10 @@ CELL_TITLE = "表格分欄 (a table's cell boundary)"
 
 @register.filter
 def placeholders(text) -> str:
-    """``text`` as plain text (to be escaped; for attributes such as ``title``) with Kanripo
-    entities and U+0001 as 〓, as ``gaiji`` shows them."""
-    return gaiji_placeholders(text or "")
+    """``text`` as plain text (to be escaped; for the page's ``<title>`` and attributes such as
+    ``title``) with Kanripo entities and U+0001 as ``gaiji`` shows them
+    (``characters.gaiji.readable``: the character the gaiji table reads, else 〓)."""
+    return readable(text or "")
 
 
 @register.filter

@@ -50,3 +50,38 @@ def test_rare_characters_render_from_the_web_font(live_server, search_backend, t
     assert 40 <= width <= 56
     assert base64.b64decode(drawn[RARE[0]].split(",", 1)[1])[:4] == b"\x89PNG"
     tab.shot("rare-characters")
+
+
+def test_a_gaiji_read_as_a_character_shows_it_from_the_web_font_with_its_code(live_server, search_backend,
+                                                                              transactional_db, tabs, tmp_path):
+    """A gaiji Kanripo's gaiji table reads as one character is that character in the page's title,
+    its heading and its text, as the citation writes it (decision 0102), drawn from the site's
+    web font, its code in the tooltip and ``data-code``; axe finds nothing on it. 周禮 卷二十七 §5,
+    its gaiji written &KR0237; (read 𥜗) for the test (tests/test_gaiji_titles.py)."""
+    from pathlib import Path
+
+    from reader.importers.loader import import_file
+
+    real = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "kanripo-jingbu" / "KR1d0003" / \
+        "KR1d0003_027.txt"
+    path = tmp_path / real.name
+    path.write_text(real.read_text(encoding="utf-8").replace("雚蔽然&KR0860;髤飾", "雚蔽然&KR0237;髤飾"),
+                    encoding="utf-8")
+    juan = import_file(path).juan
+    tab = tabs()
+    page = tab.page
+    page.goto(f"{live_server.url}/works/{juan.edition.slug}/juan/{juan.number}/5/")
+    assert page.title().startswith("駹車雚蔽然𥜗髤飾… · ")
+    heading = page.locator("h1.section-page-title .gaiji")
+    assert heading.inner_text() == "𥜗"
+    assert heading.get_attribute("title") == ("KR0237：Unicode 未收之字，Kanripo 造字表讀作𥜗 (a character Unicode lacks, "
+                                              "read as 𥜗)")
+    assert heading.get_attribute("data-code") == "&KR0237;"
+    assert page.evaluate("""async (t) => { await document.fonts.load('48px "Classics Rare Han"', t);
+        return document.fonts.check('48px "Classics Rare Han"', t); }""", "𥜗")
+    assert "「駹車雚蔽然𥜗髤飾…」" in page.locator(".cite-main .citation").inner_text()
+    # the one finding is the page's before this change too (with 〓): an untitled section's hidden
+    # h3 right under the page's h1, in a juan whose chapters print no heading
+    found = tab.axe()
+    assert [v.split(":")[0] for v in found] == ["heading-order (moderate)"]
+    assert [v for v in found if ".gaiji" in v.split(" — ")[0]] == []
