@@ -190,9 +190,10 @@ def writers(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
     commentator; else the work's main text's authors for the main text (``MAIN_LAYERS``) and
     the writers of its unnamed notes (``notes_by``) for a note; nobody (``()``) for a reader's
     annotation, for front or back matter nobody signs and for the editors' layer (a 提要, a
-    考證: ``NOBODYS_UNSIGNED``, decision 0044); a quoted man's part his and its collector's (0058)."""
-    if commentator:
-        return (commentator, f.collector) if commentator in f.quoted else (commentator,)
+    考證: ``NOBODYS_UNSIGNED``, decision 0044); a quoted man's part his and its collector's (0058), but
+    the main text naming him: his piece's (0097), his alone."""
+    if commentator:  # the main text naming him is his piece's (decision 0097), no quoted part
+        return (commentator, f.collector) if commentator in f.quoted and layer not in MAIN_LAYERS else (commentator,)
     if layer in MAIN_LAYERS:
         return f.authors
     return f.notes_by if layer not in NOBODYS_UNSIGNED else ()
@@ -206,7 +207,7 @@ def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, .
     writers'; ``()`` unknown. A quoted man's part of a collected commentary: his own, as the book's list of
     the men it quotes dates him (``quoted_dynasties``, decision 0086), never the collector's."""
     if commentator:
-        found = (dict(f.quoted_dynasties).get(commentator, "") if commentator in f.quoted
+        found = (dict(f.quoted_dynasties).get(commentator, "") if commentator in f.quoted and layer not in MAIN_LAYERS
                  else writer_dynasty(commentator))
         return (found,) if found else ()
     if layer in MAIN_LAYERS:

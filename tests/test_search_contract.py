@@ -885,3 +885,44 @@ def test_hits_follow_the_catalogue_not_the_titles(two_classes, sort):
         if sort == "text":
             assert [slug for slug, _ in groupby(h.work_slug for h in got.hits)] == \
                 [slug for slug in slugs if scanned[slug]], q
+
+
+def test_a_pieces_main_text_is_its_authors_never_a_quoted_part(own_backend, seed_juan):
+    """An anthology's piece is its author's (decision 0097: the passage's writer field names him for its
+    main text), also where the collection's commentator quotes the same man by name (文選註 卷五十八:
+    蔡伯喈's 郭有道碑文, while 李善's notes quote 蔡邕曰, a quoted man's part, decision 0058): the quoted-part
+    test (``WrittenBy.quoted``) asks only of notes, so an author filter naming the collector (李善, every
+    quoted part ``collected``) keeps 蔡邕's quoted notes and not his piece's main text, and one naming 蔡邕
+    keeps both."""
+    from collections import Counter
+
+    from reader.importers.loader import import_file
+    from search.backends import WrittenBy
+    from search.documents import MAIN_LAYERS
+    from search.signals import muted
+
+    from .conftest import SHARED
+
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo-commentary" / "KR4h0002" / "KR4h0002_058.txt").juan
+    documents = documents_for_juan(seed_juan) + documents_for_juan(juan)
+    own_backend.rebuild(documents)
+    wenxuan = juan.edition_id
+    plain = Counter()
+    for d in documents:
+        plain[(d.work_id, d.layer in MAIN_LAYERS, d.commentator)] += d.text.count("之")
+    # 蔡伯喈's two 碑文 and 顔延年's piece (李善 quotes 顔延年曰 too); 李善's notes and the 鄭玄 he quotes
+    assert (plain[(wenxuan, True, "蔡邕")], plain[(wenxuan, True, "顔延年")], plain[(wenxuan, False, "蔡邕")]) == (27, 3, 0)
+    assert (plain[(wenxuan, False, "李善")], plain[(wenxuan, False, "鄭玄")]) == (280, 11)
+    quoted = tuple(sorted((wenxuan, who) for who in ("蔡邕", "鄭玄", "顔延年")))
+    for names, collected in ((("李善",), quoted), (("蔡邕",), ((wenxuan, "蔡邕"),)), ((), quoted), (("蔡邕", "李善"), ())):
+        want = sum(n for (edition, main, who), n in plain.items()
+                   if who and (((edition, who) in collected) if (edition, who) in quoted and not main else who in names))
+        got = own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy(names, quoted=quoted, collected=collected)))
+        assert got.count == want == sum(got.layer_counts()[1]), (names, collected)
+    by_li_shan = own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy(("李善",), quoted=quoted,
+                                                                                    collected=quoted)))
+    assert {(h.layer, h.commentator) for h in by_li_shan.hits} == {("commentary", "李善"), ("commentary", "鄭玄")}
+    assert by_li_shan.count == 291
+    assert own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy(
+        ("蔡邕",), quoted=quoted, collected=((wenxuan, "蔡邕"),)))).count == 27
