@@ -30,6 +30,7 @@ from .contents import LIVES
 from .contents import TITLE as CONTENTS_TITLE
 from .divisions import division_heading, listed_headings, titled_chapters
 from .hexagrams import hexagram_chapters
+from .listed_kinds import listed_kinds
 from .lines import IDEO_SPACE, PieceBuilder, add_layout
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after, flush_text,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
@@ -262,6 +263,7 @@ def group(doc: JuanDocument, units: list[Unit], section_names: dict[str, str], t
     units = units if tls else hexagram_chapters(units)  # 周易註疏 ䷁(坤下/坤上): the 卦's chapter
     units = units if tls else listed_headings(units)  # a list of 篇 headings over the first: its contents
     units = units if tls else titled_chapters(units)  # 尚書注疏 卷三 大禹謨, 臯陶謨: the 篇 its head line lists
+    units = units if tls else listed_kinds(units)  # 六臣 卷五十六 箴　銘　誄上: the 類 its head line lists
     units = units if tls else group_parts(units)  # 文選 史述贊三首's 述成紀第十: the group's piece, no chapter
 
     recurring, labels = recurring_labels(units), recurring_labels(units, BLOCK_LABEL)
