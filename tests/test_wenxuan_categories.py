@@ -43,10 +43,11 @@ def test_each_category_heads_a_chapter_in_both_editions():
     # 李善 (四庫全書) prints no 部 after 卷一 and each line one U+3000 higher: 　情(…) over 　　髙唐賦; its 類
     # alone in a section of its own there, over the section of the piece
     li = parse("KR4h0002/KR4h0002_019")
-    assert heads(li) == [("情", "", "情"), ("述徳", "", "述徳"), ("勸勵", "", "勸勵")]
+    # (the 部 詩 over the 類 補亡, each alone on its line: test_wenxuan_headings)
+    assert heads(li) == [("情", "", "情"), ("補亡", "詩", "詩補亡"), ("述徳", "", "述徳"), ("勸勵", "", "勸勵")]
     # a 類 whose line the structure step left text with its note (勸勵) leaves the classic too
-    assert [(p.kind, p.text[:4]) for p in li.chapters[2].sections[0].pieces] == [(NOTE, "勸者進善")]
-    assert [(p.kind, p.text) for p in li.chapters[2].sections[1].pieces[:1]] == [(LABEL, "諷諫詩")]
+    assert [(p.kind, p.text[:4]) for p in li.chapters[3].sections[0].pieces] == [(NOTE, "勸者進善")]
+    assert [(p.kind, p.text) for p in li.chapters[3].sections[1].pieces[:1]] == [(LABEL, "諷諫詩")]
 
 
 def test_the_heads_of_other_juans():

@@ -38,7 +38,9 @@ How these books are made:
   the next ones that print none at their head: it is the heading of the chapter of those pieces
   (``category_headings``), so a piece is cited under its own 類, never the last one some other rule
   read. 六臣 (四部叢刊) prints the 部 at one U+3000, the 類 at two, titles at three; 文選註 (四庫全書)
-  each one higher, its 類 with a note a section of its own (``　情(…)`` over ``　　髙唐賦``).
+  each one higher, its 類 with a note a section of its own (``　情(…)`` over ``　　髙唐賦``): the section of
+  the heading's notes alone, which names no piece's author (the byline carried over from the piece above
+  it, 謝靈運's over ``　勸勵(…)``, is dropped), and is cited under its 類 alone.
 """
 from __future__ import annotations
 
@@ -323,6 +325,8 @@ def category_headings(doc: JuanDocument) -> int:
                 chapters.append(current)
                 kept = []
             if section.paragraphs:  # a section of the 類's line alone (六臣 卷十五 　　志中) is now its heading
+                if all(p.kind == NOTE for p in section.pieces):
+                    section.bylines = []  # the 類's notes alone: no piece's, its author's no more than the last piece's
                 kept.append(section)
             n += 1
         current.sections = kept

@@ -25,7 +25,8 @@ from .contents import (ENTRY, GOES_ON, LIVES, contents_lines, full_noted_title, 
                        listed_titles, printed_title, spaced_list)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
-    hanging_indent, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE, title_goes_on, title_under_head,
+    hanging_indent, heads_over_a_piece, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE,
+    title_goes_on, title_under_head,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, hangs_on, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
@@ -662,7 +663,10 @@ class LineLoop:
             # one line (not the last line of a paragraph of text, which a block's label may follow: 集說(…)
             stacked = not self.header.tls and not para_break and not goes_on and unit is not None \
                 and unit.new_para and unit.lines == 1 and stacked_heads(
-                before, line, next((x for x in lines[i + 1:end] if not PB_ONLY.match(x)), ""))
+                before, line, next((x for x in lines[i + 1:end] if not PB_ONLY.match(x)), "")) or (
+                    # the 類 under the 部, each a line alone (文選註 卷十九 　詩 over 　補亡: ``lines.heads_over_a_piece``)
+                    not self.header.tls and not para_break and not goes_on and unit is not None and unit.new_para
+                    and unit.lines == 1 and heads_over_a_piece(before, line, lines[i + 1:min(end, i + 12)]))
             new_para = para_break or label_closed or label is not None or bool(number) or entry_start or ended or (
                 not self.header.tls and level != prev_indent and not wrapped) or bool(entry) or after_entry or stacked
             cont_arg = None

@@ -253,6 +253,42 @@ _NAME_LINE = re.compile(rf"^[^()/<>\u3000 ¶]{{2,{NAME_MAX}}}¶?$")
 _WORDS_MAYBE_NOTED = re.compile(r"^[^()/<>\u3000 ¶]+(?:\(.*)?¶?$")
 
 
+#: A printed line of a name alone or with its note (an author's line under a piece's title: 東廣微(…)).
+_NAME_NOTED = re.compile(rf"^[^()/<>\u3000 ¶]{{2,{NAME_MAX}}}(?:\(.*)?¶?$")
+
+
+def heads_over_a_piece(before: str, line: str, below: list[str]) -> bool:
+    """Whether ``before`` and ``line`` are two headings over a piece, the 部 over the 類, rather than
+    ``before``'s words going on: each a line of words alone (at most ``STACKED_MAX``), one or more
+    columns in and as deep as each other, over a piece's head: under them (``below``: the lines that
+    follow, page breaks skipped) the piece's title printed deeper, words then nothing or their note, and
+    past that note running on at the top of the column its author's name, alone or with his note,
+    printed deeper than the title. ``before`` stops short of its column, so ``line`` cannot be its words
+    going on. 文選註 (李善) 卷十九 prints the 部 ``　詩`` over the 類 ``　補亡`` over ``　　補亡詩六首(…`` and
+    ``　　　東廣微(…``, where its other juans print a 類 alone (``　述徳``); they were read as the words 詩補亡
+    ending 洛神賦. The same two short lines over other matter are left as read: a book's 傳 heading over
+    the classic's sentence and its blocks (周易折中 ``　彖下傳`` over ``　咸感也`` over ``　　本義(…)集說(…``),
+    a list's heading over its first group (``　引用姓氏`` over ``　周`` over ``　　荀氏(况/)``). Pure."""
+    lead, words = split_indent(before)
+    indent, rest = split_indent(line)
+    if not (lead and lead == indent and _WORDS_ALONE.match(words) and _WORDS_ALONE.match(rest)
+            and len(words.rstrip(PILCROW)) <= STACKED_MAX and len(rest.rstrip(PILCROW)) <= STACKED_MAX):
+        return False
+    content = [x for x in below if not PB_ONLY.match(x)]
+    if not content:
+        return False
+    title_lead, title = split_indent(content[0])
+    if len(title_lead) <= len(indent) or "<" in title or not _WORDS_MAYBE_NOTED.match(title):
+        return False
+    k = 1
+    while k < len(content) and split_indent(content[k])[1].startswith("("):
+        k += 1  # the title's note running on
+    if k >= len(content):
+        return False
+    name_lead, name = split_indent(content[k])
+    return len(name_lead) > len(title_lead) and bool(_NAME_NOTED.match(name))
+
+
 def title_goes_on(before: str, line: str, below: list[str], full: int) -> bool:
     """Whether ``line`` is the words of the title ``before`` going on, printed one column deeper under
     it: ``before`` a line of words alone two or more columns in that fills its column (``full``),
