@@ -71,3 +71,15 @@ def test_citations_of_the_class_and_its_pieces(db):
     assert [citation_text(s) for s in notes] == [
         "〔梁〕蕭統編　〔唐〕李善註《文選註》卷十九〈情〉（四庫全書・文淵閣本，葉 19-1a）",
         "〔梁〕蕭統編　〔唐〕李善註《文選註》卷十九〈勸勵〉（四庫全書・文淵閣本，葉 19-27a）"]
+
+
+def test_the_reading_page_shows_the_class_with_its_genre(db, client):
+    import_file(NINETEEN)
+    page = client.get("/works/KR4h0002/juan/19/").content.decode()
+    assert "《文選註》卷十九〈情〉〈補亡〉〈述徳〉〈勸勵〉（四庫全書・文淵閣本，Kanripo KR4h0002_019）" in page
+    # each 類 heads its chapter, the 部 printed over 補亡 as its category; 勸勵's note with its heading
+    heads = [page.index(f'<h2 class="chapter-title">{h}') for h in (
+        "情</h2>", '補亡 <span class="category">詩</span></h2>', "述徳</h2>", '勸勵</h2><p class="heading-note">')]
+    assert heads == sorted(heads)
+    assert "卷十九〈勸勵〉（四庫全書・文淵閣本，葉 19-27a）" in page and "〈勸勵〉謝靈運" not in page
+    assert "不能去詩補亡" not in page
