@@ -94,10 +94,10 @@ def test_wang_yis_preface_under_a_chapter_heading_is_cited_inside_the_book(seed_
     """王逸's 序 of 九歌 (卷二 §1, 序跋 by 王逸, under the heading 九歌章句第二) was cited as his own book's,
     ``〔漢〕王逸《楚辭補注》卷二〈九歌章句第二〉…``: it is printed in 洪興祖's book, under its people, its writer
     named before it as a piece's byline is (``reader.citation.citation_text``); the classic after it is
-    cited under the book's people alone."""
+    cited under the book's people alone, by the title printed after it (decision 0098)."""
     juan = import_file(CHUCI_BUZHU.with_name("KR4a0003_002.txt")).juan
     body = client.get(f"/api/works/{juan.work.pk}/juans/2/").json()
     sections = body["chapters"][0]["sections"]
     assert [s["citation"].split(" http")[0] for s in sections[:2]] == [
         "〔宋〕洪興祖《楚辭補注》卷二〈九歌章句第二〉〔漢〕王逸（四庫全書・文淵閣本，葉 2-1a）",
-        "〔宋〕洪興祖《楚辭補注》卷二〈九歌章句第二〉「吉日兮辰良穆將愉…」（四庫全書・文淵閣本，葉 2-2b）"]
+        "〔宋〕洪興祖《楚辭補注》卷二〈九歌章句第二〉「東皇太一」（四庫全書・文淵閣本，葉 2-2b）"]

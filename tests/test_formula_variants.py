@@ -126,7 +126,7 @@ def test_hanshu_boxes_no_name_its_variant_formula_gives(db):
 
 
 def test_notes_only_boxes_no_name_his_formula_gives(db):
-    """楚辭補注 卷二 §2 (東皇太一) in 只看注 boxed each 補曰 row 補注 洪興祖 (the mode boxes every note's layer and
+    """楚辭補注 卷二 §2 (東皇太一, with its title printed after it and that title's note) in 只看注 boxed each 補曰 row 補注 洪興祖 (the mode boxes every note's layer and
     writer); 補曰 names him, as the other modes read it: the layer's box 補注 stays, his name goes, 王逸's stays on
     his 章句. In 楚辭 四部叢刊 the rows that open 𥙷曰 (a form the folding table reads as 輔) keep 洪興祖."""
     with muted():
@@ -148,9 +148,9 @@ def test_notes_only_boxes_no_name_his_formula_gives(db):
     # his collation remarks (瑱一作鎭, 五臣云…: decision 0096) are boxed with his name; a 補曰 right after one
     # of them goes on in his box
     assert Counter((layer, who) for layer, who, words in boxes if not words.startswith("補曰")) == Counter(
-        {("章句", "王逸"): 15, ("補注", "洪興祖"): 10})
+        {("章句", "王逸"): 15, ("補注", "洪興祖"): 11})  # with the note on the title printed after it (0098)
     sbck = ROW_BOXES.findall(client.get("/works/KR4a0002/juan/2/2/", {"notes": "only", "layout": "horizontal"})
                              .content.decode())
     assert Counter((layer, who, words[:2]) for layer, who, words in sbck if layer == "補注") == Counter(
-        {("補注", "", "補曰"): 5, ("補注", "洪興祖", "𥙷曰"): 4, ("補注", "洪興祖", "五臣"): 5, ("補注", "洪興祖", "鏘釋"): 1,
+        {("補注", "", "補曰"): 6, ("補注", "洪興祖", "𥙷曰"): 4, ("補注", "洪興祖", "五臣"): 6, ("補注", "洪興祖", "鏘釋"): 1,
          ("補注", "洪興祖", "瑱一"): 1, ("補注", "洪興祖", "蒸一"): 1, ("補注", "洪興祖", "枹一"): 1, ("補注", "洪興祖", "姣一"): 1})

@@ -57,6 +57,7 @@ from .anthology_titles import category_headings, closing_titles, head_labels
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .head_lists import head_lists
+from .after_titles import after_titles
 from .collected_blocks import collected_layers, collected_units
 from .collected_sayings import saying_form, sayings_layers, sayings_units
 from .indented import indented_commentary, reference_indent_layers
@@ -267,6 +268,7 @@ class _Parser(LineLoop):
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
         preface_layers(doc, profile, lines, prefaces)  # 王逸's 序 is his 序跋, not the classic
         appended_writings(doc, profile)  # 王逸's 叙曰…, 離騷賛序　班孟堅: 序跋 by their writers
+        after_titles(doc, lines)  # 楚辭 九歌's 東皇太一 … 禮魂: each title printed after its piece closes it
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
         if not self.header.tls:
             headless_tiyao(doc)  # the 四庫 提要 printed under no heading (after a 目錄): the editors', a section

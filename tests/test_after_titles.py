@@ -1,0 +1,124 @@
+"""楚辭補注 KR4a0003 and 楚辭 KR4a0002 print each piece's title AFTER the piece, as deep as the list of
+titles at the juan's head (九歌: 五臣云毎篇之目皆楚之神名所以列於篇後者…): each such title closes and names
+the section before it, not the one after (``reader.importers.mandoku.after_titles``, decision 0098). On
+real files of ``../shared/corpus``: 卷二 §3 (浴蘭湯兮沐芳…) was titled 東皇太一 and cited so, and 東皇太一
+itself by its first words."""
+from html import unescape
+
+import pytest
+
+from reader.importers.loader import import_file
+from reader.importers.mandoku.after_titles import head_titles
+from reader.importers.mandoku.parser import parse_mandoku
+
+from .conftest import SHARED
+from .test_commentary_editions import parse
+
+NINE_SONGS = ["東皇太一", "雲中君", "湘君", "湘夫人", "大司命", "少司命", "東君", "河伯", "山鬼", "國殤", "禮魂"]
+BUZHU = "kanripo-commentary/KR4a0003/KR4a0003_{:03d}.txt"
+SBCK = "kanripo-commentary/KR4a0002/KR4a0002_{:03d}.txt"
+
+
+def titled(doc):
+    """``(title, first words)`` of each section of the juan's chapters."""
+    return [(s.title, next(p.text for p in s.pieces if p.kind == "text")[:5]) for s in doc.sections]
+
+
+def pieces(doc):
+    """The titles of the juan's pieces in order (a piece cut for size into sections counted once)."""
+    out = []
+    for s in doc.sections:
+        if s.title and (not out or out[-1] != s.title):
+            out.append(s.title)
+    return out
+
+
+def test_the_nine_songs_are_titled_by_the_title_printed_after_each():
+    """九歌's eleven pieces, each section titled by the line after its last verse (湘君 and 湘夫人 are cut
+    for size in two sections each, both titled); §1 the head list and 王逸's 序, untitled."""
+    buzhu = parse(BUZHU.format(2))
+    assert titled(buzhu) == [
+        ("", "東皇太一"), ("東皇太一", "吉日兮辰良"), ("雲中君", "浴蘭湯兮沐"), ("湘君", "君不行兮夷"),
+        ("湘君", "心不同兮媒"), ("湘夫人", "帝子降兮北"), ("湘夫人", "擗蕙櫋兮既"), ("大司命", "廣開兮天門"),
+        ("少司命", "秋蘭兮麋蕪"), ("東君", "暾將出兮東"), ("河伯", "與女遊兮九"), ("山鬼", "若有人兮山"),
+        ("國殤", "操吳戈兮被"), ("禮魂", "成禮兮會皷")]
+    assert pieces(buzhu) == NINE_SONGS
+    # each title line (with its note) is the last paragraph of the section it names, a label
+    last = [(s.paragraphs[-1][0].kind, s.paragraphs[-1][0].text, s.paragraphs[-1][1].text[:6] if len(
+        s.paragraphs[-1]) > 1 else "") for s in buzhu.sections[1:3]]
+    assert last == [("label", "東皇太一", "五臣云毎篇之"), ("label", "雲中君", "雲神豐隆也一")]
+    assert pieces(parse(SBCK.format(2))) == NINE_SONGS
+    assert [s.title for s in parse(SBCK.format(2)).sections][:4] == ["", "東皇太一", "雲中君", "湘君"]
+
+
+def test_every_juan_of_both_books_that_lists_its_pieces():
+    """九章, 七諫, 九懷, 九歎, 九思 print their titles the same way; each piece's first words under its own
+    title. A title the copy prints otherwise than its list (息悲 for 自悲, 株照 for 株昭) names its piece as
+    printed; the 亂曰 a copy prints after the last title keeps that title (九懷 株照: 一本篇目在亂曰之後)."""
+    nine = titled(parse(BUZHU.format(4)))
+    assert [t for t in nine if t[0] and (t[0], t[1]) in {
+        ("惜誦", "惜誦以致愍"), ("渉江", "余㓜好此竒"), ("哀郢", "皇天之不純"), ("悲囘風", "悲囘風之搖")}] == [
+        ("惜誦", "惜誦以致愍"), ("渉江", "余㓜好此竒"), ("哀郢", "皇天之不純"), ("悲囘風", "悲囘風之搖")]
+    assert pieces(parse(BUZHU.format(4))) == ["惜誦", "渉江", "哀郢", "抽思", "懷沙", "思美人", "惜往日", "橘頌", "悲囘風"]
+    assert pieces(parse(BUZHU.format(13))) == ["初放", "沈江", "怨世", "怨思", "息悲", "哀命", "謬諫"]
+    assert titled(parse(BUZHU.format(13)))[-1] == ("謬諫", "亂曰鸞皇孔")
+    assert titled(parse(BUZHU.format(15)))[1:3] == [("匡機", "極運兮不中"), ("通路", "天門兮墬户")]
+    assert titled(parse(BUZHU.format(15)))[-2:] == [("株照", "悲哉于嗟兮"), ("株照", "亂曰皇門開")]
+    assert pieces(parse(BUZHU.format(16)))[:3] == ["逢紛", "離世", "怨思"]
+    assert titled(parse(BUZHU.format(17)))[1:3] == [("逢尤", "悲兮愁哀兮"), ("怨上", "令尹兮謷謷")]
+    assert pieces(parse(SBCK.format(4))) == ["惜誦", "渉江", "哀郢", "抽思", "懷沙", "思美人", "惜往日", "橘頌", "悲回風"]
+    # 楚辭 卷十三: the list's last title 謬諫 stood as a heading over 王逸's 序 and the first piece
+    assert titled(parse(SBCK.format(13)))[1:4] == [("", "七諫者東方"), ("初放", "平生於國兮"), ("怨世", "惟往古之得")]
+
+
+def test_the_head_list_is_read_from_the_lines_under_the_chapter_heading():
+    """The list: indented titles alone (a note after one), page markers between skipped."""
+    lines = (SHARED / "corpus" / BUZHU.format(2)).read_text(encoding="utf-8").split("\n")
+    assert head_titles(lines, 12) == (NINE_SONGS, 23)
+    assert head_titles(lines, 24) == ([], 0)  # 王逸's 序: no list
+
+
+HEAD = "# -*- mode: mandoku-view; -*-\n#+TITLE: 某集\n#+PROPERTY: ID KR4a9999\n#+PROPERTY: JUAN 卷二\n" \
+       "<pb:KR4a9999_WYG_002-1a>¶\n欽定四庫全書¶\n　某集巻二¶\n　九歌章句第二　　離騷¶\n" \
+       "　　　　甲篇¶\n　　　　乙篇¶\n　　　　丙篇¶\n九歌者某之所作(序之注)¶\n"
+POEMS = ["天地玄黄兮宇宙洪荒(言天地也)¶\n", "日月盈昃兮辰宿列張(言日月也)¶\n", "寒來暑往兮秋收冬藏(言寒暑也)¶\n"]
+
+
+def test_titles_printed_over_their_pieces_are_left_as_they_are():
+    """A juan whose listed titles come back over their pieces (nothing of the classic but a preface before
+    the first, the whole last piece after the last) keeps each title on the section after it; the same
+    lines after their pieces close them."""
+    over = HEAD + "".join(f"　　　　{t}¶\n{poem}" for t, poem in zip("甲乙丙", POEMS)).replace("¶\n天", "篇¶\n天") \
+        .replace("¶\n日", "篇¶\n日").replace("¶\n寒", "篇¶\n寒")
+    doc = parse_mandoku(over, "KR4a9999_002.txt")
+    assert [(s.title, [p.text for p in s.pieces if p.kind == "text"][-1]) for s in doc.sections] == [
+        ("", "九歌者某之所作"), ("甲篇", "天地玄黄兮宇宙洪荒"), ("乙篇", "日月盈昃兮辰宿列張"), ("丙篇", "寒來暑往兮秋收冬藏")]
+    after = HEAD + "".join(f"{poem}　　　　{t}篇¶\n" for t, poem in zip("甲乙丙", POEMS))
+    doc = parse_mandoku(after, "KR4a9999_002.txt")
+    assert [(s.title, [p.text for p in s.pieces if p.kind == "text"][-1], s.pieces[-1].text) for s in doc.sections] == [
+        ("甲篇", "天地玄黄兮宇宙洪荒", "甲篇"), ("乙篇", "日月盈昃兮辰宿列張", "乙篇"), ("丙篇", "寒來暑往兮秋收冬藏", "丙篇")]
+
+
+@pytest.mark.django_db
+def test_citation_contents_export_and_page_follow_the_titles(seed_juan, client):
+    """The stored titles carry into the citation, the juan's contents, the TEI export and the reading
+    page: 卷二 §3 is 雲中君 (浴蘭湯兮沐芳…), no longer 東皇太一."""
+    juan = import_file(SHARED / "corpus" / BUZHU.format(2)).juan
+    body = client.get(f"/api/works/{juan.work.pk}/juans/2/").json()
+    sections = body["chapters"][0]["sections"]
+    assert [s["title"] for s in sections] == ["", "東皇太一", "雲中君", "湘君", "湘君", "湘夫人", "湘夫人", "大司命",
+                                             "少司命", "東君", "河伯", "山鬼", "國殤", "禮魂"]
+    assert sections[2]["citation"].split(" http")[0] == \
+        "〔宋〕洪興祖《楚辭補注》卷二〈九歌章句第二〉「雲中君」（四庫全書・文淵閣本，葉 2-4b）"
+    tei = client.get(f"/api/works/{juan.work.pk}/juans/2/export/tei/").content.decode()
+    second = tei[tei.index('<div type="section" n="2"'):tei.index('<div type="section" n="3"')]
+    third = tei[tei.index('<div type="section" n="3"'):tei.index('<div type="section" n="4"')]
+    # the title line, a label, closes the section it names: the last paragraph, with its note
+    assert second.startswith('<div type="section" n="2" subtype="closed"><p><pb n="KR4a0003_WYG_002-2b" />吉日兮辰良')
+    assert second.index("<p><label>東皇太一</label>") > second.index("君欣欣兮樂康") and "雲中君" not in second
+    assert third.startswith('<div type="section" n="3" subtype="closed"><p>浴蘭湯兮沐芳')
+    assert third.endswith("<p><label>雲中君</label><note type=\"commentary\" place=\"inline\" n=\"章句\" "
+                          "resp=\"#王逸\">雲神豐隆也一曰屏翳巳見騷經漢書郊祀志有雲中君</note></p></div>")
+    page = unescape(client.get(f"/works/{juan.work.slug}/juan/2/3/").content.decode())
+    assert "浴蘭湯兮沐芳" in page and "吉日兮辰良" not in page
+    assert "<title>雲中君" in page
