@@ -76,6 +76,10 @@ def test_the_head_list_is_read_from_the_lines_under_the_chapter_heading():
     lines = (SHARED / "corpus" / BUZHU.format(2)).read_text(encoding="utf-8").split("\n")
     assert head_titles(lines, 12) == (NINE_SONGS, 23)
     assert head_titles(lines, 24) == ([], 0)  # 王逸's 序: no list
+    # a title printed again right under the list is its piece's (唐劉蛻集 卷二: 山書一十八篇(并序) over its text)
+    liutui = ["唐劉蛻集第二卷¶", "　　山書一十八篇¶", "　　禹書上¶", "　　禹書下¶", "　　古漁父四篇¶", "　　　篇後序¶",
+              "　　　山書一十八篇(并序)¶", "<pb:KR4c0080_SBCK_002-1b>¶", "予於山上著書一十八篇大不復物意茫¶"]
+    assert head_titles(liutui, 2) == (["山書一十八篇", "禹書上", "禹書下", "古漁父四篇", "篇後序"], 6)
 
 
 HEAD = "# -*- mode: mandoku-view; -*-\n#+TITLE: 某集\n#+PROPERTY: ID KR4a9999\n#+PROPERTY: JUAN 卷二\n" \

@@ -64,7 +64,8 @@ def head_titles(lines: list[str], first_line: int) -> tuple[list[str], int]:
     """The titles of the head list opening at 1-based ``first_line`` of ``lines`` (the source file's
     lines), or at most ``HEAD_SKIP`` lines below it, and the 1-based line of its last title; ``([], 0)``
     where no run of ``LIST_MIN`` lines of a title alone opens there. Page-marker lines (``<pb:…>``)
-    between titles are skipped."""
+    between titles are skipped; a title already listed ends the list (唐劉蛻集 卷二 prints 山書一十八篇's
+    title over its piece right under the list's last line: the piece's, not the list's)."""
     for start in range(first_line - 1, first_line + HEAD_SKIP):
         titles: list[str] = []
         last = 0
@@ -74,8 +75,8 @@ def head_titles(lines: list[str], first_line: int) -> tuple[list[str], int]:
                 k += 1
                 continue
             m = LIST_LINE.match(lines[k])
-            if not m:
-                break
+            if not m or m["title"] in titles:
+                break  # the list's end: a line of text, or the first title printed again (over its piece)
             titles.append(m["title"])
             last = k + 1
             k += 1
