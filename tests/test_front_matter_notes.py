@@ -54,7 +54,8 @@ def test_other_books_front_matter_by_the_same_rule():
     assert {k: n for k, n in guanzi.items() if k[1] == COMMENTARY} == {("note", COMMENTARY, OWN_NOTE, "高宗弘曆"): 38}
     shui = voices(parse(BOOKS / "KR2k0058" / "KR2k0058_000.txt", readme=True))
     assert shui[("full", PARATEXT, "序", "高宗弘曆")] == 4595  # 4,175 before
-    assert shui[("full", COMMENTARY, "注", "酈道元")] == 18  # in the 目録, a part no one signs: as read
+    assert shui[("full", COMMENTARY, "注", "酈道元")] == 0  # 「昌運發其光…」 of the 提要 in the 目録 part: its text
+    assert shui[("full", PARATEXT, "目録", "")] == 1209
     assert shui[("note", EDITORIAL, "案", "")] == 1228
     maoshi = voices(parse(SHARED / "corpus" / "kanripo-jingbu" / "KR1c0004" / "KR1c0004_000.txt", readme=True))
     assert not any(k[2] == OWN_NOTE for k in maoshi)

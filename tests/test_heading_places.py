@@ -128,7 +128,7 @@ def test_memorials_the_rule_was_not_made_on():
     """春秋胡氏傳 (四部叢刊) prints 胡安國's memorial presenting his 傳, signed on one line
     (``　紹興六年十二月　日…臣胡安國上表``); 尚書正義 (四部叢刊) two memorials in one section, 孔維's signed for
     the editors by the first of them (``…臣秦奭等上張``, then the editors' names) and 長孫無忌's (``…趙國公臣`` /
-    ``　無忌等上奉``), then 孔穎達's 序, whose writer none of them is."""
+    ``　無忌等上奉``), then 孔穎達's 序, whose writer none of them is: its byline names him."""
     doc = _read(JINGBU / "KR1e0003" / "KR1e0003_000.txt")
     section = doc.chapters[3].sections[0]
     assert (doc.chapters[3].title, section.title) == ("表", "進表")
@@ -140,7 +140,7 @@ def test_memorials_the_rule_was_not_made_on():
     assert [(p.commentator, p.text) for p in first.pieces if p.kind == LABEL][1:] == [
         ("秦奭", "端拱元年三月日勘官承奉郎守大理評事臣秦奭等上張"), ("無忌", "永徽四年二月二十四日太尉揚州都督上柱國趙國公臣無忌等上奉")]
     assert first.bylines == [] and preface.title == "尚書正義序"
-    assert {p.commentator for p in preface.pieces} == {""}
+    assert {p.commentator for p in preface.pieces} == {"孔穎達"}
     assert [m["name"] for m in map(SIGNER.search, ("…西鄉侯臣裴松之上", "…趙國公臣無忌等上奉", "…臣胡安國上表"))] == [
         "裴松之", "無忌", "胡安國"]
     assert SIGNER.search("臣松之誠惶誠恐頓首頓首死罪謹言") is None

@@ -46,13 +46,14 @@ def test_the_emperors_writings_are_cited_under_him_and_the_text_under_its_commen
 
 @pytest.mark.django_db
 def test_a_tiyao_and_an_unsigned_preface_are_cited_with_no_byline(tmp_path):
-    """周禮詳解's 卷首 (KR1d0005_000): the 四庫 editors' 提要 and the unsigned 原序 and 互註總括 name nobody;
-    the sections holding only a part's title (no text) are cited as the book is, under 王昭禹."""
+    """周禮詳解's 卷首 (KR1d0005_000): the 四庫 editors' 提要 and the unsigned 互註總括 name nobody; the 原序
+    is signed at its end (「…王昭禹光逺序」, before its end title): 王昭禹's; the sections holding only a
+    part's title (no text) are cited as the book is, under 王昭禹."""
     (head,) = imported(tmp_path, KANRIPO / "KR1d0005", "KR1d0005_000.txt")
     parts = "《周禮詳解》提要・原序・周禮互註總括"
     assert citations(head) == [
         f"{parts}「提要」（四庫全書・文淵閣本，葉 0-1a）",
-        f"{parts}〈原序〉（四庫全書・文淵閣本，葉 0-4a）",
+        f"〔宋〕王昭禹{parts}〈原序〉（四庫全書・文淵閣本，葉 0-4a）",
         f"〔宋〕王昭禹{parts}〈原序〉「周禮詳解原序」（四庫全書・文淵閣本，葉 0-5b）",
         f"{parts}〈周禮互註總括〉（四庫全書・文淵閣本，葉 0-6a）",
         f"〔宋〕王昭禹{parts}〈周禮互註總括〉「周禮互註總括」（四庫全書・文淵閣本，葉 0-8b）"]

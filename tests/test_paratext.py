@@ -86,7 +86,7 @@ def test_held_out_juan_heads_name_their_writers():
     xun = parse(COMMENTARY_BOOKS / "KR3a0002" / "KR3a0002_021.txt")
     assert {who for _, who in writers(xun)} == {"唐仲友"} and CLASSIC not in characters(xun)
     meng = writers(parse(JINGBU / "KR1h0003" / "KR1h0003_000.txt"))
-    assert {who for _, who in meng} == {"高宗弘曆", "趙岐", ""}
+    assert {who for _, who in meng} == {"高宗弘曆", "孫奭", "趙岐", ""}  # 孫奭's 孟子音義序 after the 御製
 
 
 def test_signatures_bylines_and_emperors():

@@ -34,12 +34,23 @@ How these books are made (``../shared/corpus/SOURCES.md``: "``_000`` is front ma
   as they were copied). Each is named as the catalogue names him
   (``person_names.person_name``: 高宗 of 清 is 高宗弘曆). Where nothing names a writer, none
   is set (a table of contents; 未詳 in the facets).
+* **Where a document ends.** A part Kanripo names as one (a ``#+PROPERTY: JUAN``, a ``_000`` file with
+  none) may hold several documents the book prints one after the other (論語注疏's ``_000``: 高宗's
+  御製讀論語, the 目錄, 陸德明's 傳述人, 何晏's 論語集解序). The book opens each under its own title: a
+  title of such matter (``FRONT_TITLE``) printed at the head of a page (a 四庫 copy's head,
+  ``欽定四庫全書`` and the book's title line, may stand above it) or followed by a byline, or any
+  title with a byline of its own; the document's title printed again on its own line closes it
+  (its end title, no signature). Each document has its own writer and layer name (``documents``),
+  so a 御製 part's writer ends where the next document starts. A title of such matter inside a page
+  of text opens nothing (``堂之東西牆謂之序`` in 朱子's 儀禮釋宮).
 * **The writer's own notes.** Small print inside such a part whose writer is known is his own note
   (``OWN_NOTE``, 自注), not the collector's: the 御製 poems of 前漢書's 卷首 carry 高宗's notes on them
   (``(内府舊藏宋槧前漢書為天禄琳瑯之冠…)``), which the commentator step gave the book's default voice
   (顏師古's 注) for want of a formula. So is full-size text of the part that the layout step read as
   the commentary (水經注's 卷首: the prose 序 of 高宗's 御製題武英殿聚珍版十韻, indented as 酈道元's 注 is):
-  the writer's 序跋. Notes the book marks for another layer (孔穎達's 疏 on 鄭玄's 詩譜序, 陸德明's 音義,
+  the writer's 序跋; in a part no one is known to have written, that full-size text is the part's text
+  all the same (水經注's 提要 line 「昌運發其光于蠧簡之中…」, printed one place up for the word 昌運).
+  Notes the book marks for another layer (孔穎達's 疏 on 鄭玄's 詩譜序, 陸德明's 音義,
   the editors' 案) and notes a formula gives another man keep their voice (``_own_notes``).
 """
 from __future__ import annotations
@@ -216,7 +227,8 @@ def _set(pieces, writer: str, name: str) -> int:
 
 
 def _own_notes(pieces, writer: str, name: str, collector: str) -> int:
-    """Give ``writer`` (a front-matter part's known writer) the pieces of his part the commentator
+    """Give ``writer`` (a front-matter part's known writer; "" for a part no one is known to have
+    written, whose notes then keep their voice) the pieces of his part the commentator
     and layout steps gave another voice of the commentary (module docstring), in place: a note of
     ``COMMENTARY`` in ``collector``'s voice (the book's default voice, given for want of a formula;
     none when "": a book of quotations, 詩經疏義會通's ``(朱子曰…)``, whose notes name nobody) is his own note (``OWN_NOTE``), a full-size piece the layout step read
@@ -227,7 +239,7 @@ def _own_notes(pieces, writer: str, name: str, collector: str) -> int:
     for p in pieces:
         if p.effective_layer == COMMENTARY and p.commentator != writer and not (
                 before is not None and before.kind == LABEL and before.effective_layer == COMMENTARY):
-            if p.kind in NOTE_KINDS and collector and p.commentator == collector:
+            if p.kind in NOTE_KINDS and writer and collector and p.commentator == collector:
                 p.layer, p.layer_basis, p.layer_name, p.commentator = COMMENTARY, LAYOUT, OWN_NOTE, writer
                 n += 1
             elif p.kind in FULL_SIZE and p.effective_basis == LAYOUT:
@@ -237,14 +249,95 @@ def _own_notes(pieces, writer: str, name: str, collector: str) -> int:
     return n
 
 
-def _part_writer(doc: JuanDocument, k: int, siku: bool) -> tuple[str, int]:
-    """The writer of ``doc``'s chapter ``k`` as a part of front matter (module docstring) and
-    the first of its sections he wrote: 0 but for a signature at the part's end, which signs
-    the document from the part's last titled section on (a 卷首 of several documents:
-    禮書綱目 卷首上 ends with 張虙's 識 on his own 序)."""
-    chapter = doc.chapters[k]
-    title = _part_title(doc, k)
-    pieces = [p for s in chapter.sections for p in s.pieces + s.records]
+def end_title(section: SectionDoc) -> bool:
+    """Whether ``section`` is a document's end title: a title of front matter (``FRONT_TITLE``) on
+    its line alone (one label, no byline), as a 四庫 copy closes a document by printing its title
+    again (``周禮詳解原序`` after 王昭禹's 序, ``尚書正義序`` after 孔穎達's); not a list's total
+    (``凡四十八種``)."""
+    pieces = section.pieces + section.records
+    return bool(FRONT_TITLE.search(section.title)) and not any(b.get("name") for b in section.bylines) \
+        and len(pieces) == 1 and pieces[0].kind == LABEL
+
+
+def _title_piece(section: SectionDoc) -> int:
+    """The index in ``section.pieces`` of the label that prints its title (after an end title or a
+    四庫 head it may hold before it), else 0."""
+    return next((i for i, p in enumerate(section.pieces) if p.kind == LABEL and fold(p.text) == fold(section.title)), 0)
+
+
+def _book_line(text: str, work: str) -> bool:
+    """Whether ``text`` is the line a 四庫 copy prints under its head on a document's first page:
+    the book's title (``work``), alone or with its class after a gap (``論語注疏　　　　四書類``)."""
+    return bool(work) and (fold(text) == fold(work) or bool(re.fullmatch(
+        re.escape(fold(work)) + r"\u3000+[^\u3000]{1,8}", fold(text))))
+
+
+def page_opening(pieces: list[PieceDoc], i: int, work: str) -> bool:
+    """Whether ``pieces[i]`` is the first line of a page of the print (``work``: the book's title):
+    a page break (``<pb:…>`` in the layout) stands between it and the text before it, with only a
+    四庫 copy's head on that page between (``欽定四庫全書``, the book's title line: ``_book_line``)."""
+    while i >= 0:
+        if any("<pb:" in layout for offset, layout in pieces[i].layout if offset == 0):
+            return True
+        i -= 1
+        if i < 0:
+            return False
+        before = pieces[i]
+        if any("<pb:" in layout for offset, layout in before.layout if offset >= len(before.text)):
+            return True
+        if before.kind not in FULL_SIZE or not (COLLECTION.match(before.text) or _book_line(before.text, work)):
+            return False
+    return False
+
+
+def opens_document(section: SectionDoc, titles: set[str], page: bool, people: list[tuple[str, str]] = ()) -> bool:
+    """Whether ``section`` opens a new document of front matter inside a part whose open document
+    is titled by ``titles`` (folded: its name and its first line's title; module docstring, "Where
+    a document ends"): it carries a byline of its own, or its title names such matter
+    (``FRONT_TITLE``: 目錄, 傳述人, 論語集解序, 御製…) and either opens a page (``page``:
+    ``page_opening``) or has a byline in its next lines (``byline_writer``; ``people``: the work's
+    catalogue people); and it is not the open document's end title (that title again, or a title
+    line with nothing under it: ``end_title``). A title of such matter inside a page (``堂之東西牆謂之序``
+    in 朱子's 儀禮釋宮, ``論五官目録`` in 周禮訂義's 序) opens nothing."""
+    if not section.title or fold(section.title) in titles or end_title(section):
+        return False
+    if any(b.get("name") for b in section.bylines):
+        return True
+    if not FRONT_TITLE.search(section.title):
+        return False
+    after = [p for p in section.pieces[_title_piece(section) + 1:] if p.kind in FULL_SIZE][:2]
+    return page or any(byline_writer(p.text, people) for p in after)
+
+
+def documents(doc: JuanDocument, title: str, sections: list[SectionDoc]) -> list[tuple[str, list[SectionDoc]]]:
+    """``[(title, sections)]``: the documents of front matter a part of ``doc`` titled ``title``
+    holds, in order (``opens_document``): the first titled ``title``, each later one by its first
+    section's title. A part Kanripo names as one document (a ``#+PROPERTY: JUAN``, or a ``_000``
+    file with none) may hold several the book prints one after the other, each under its own title
+    (論語注疏's ``_000``: 高宗's 御製讀論語, then the 目錄, 陸德明's 傳述人 and 何晏's 論語集解序)."""
+    found: list[tuple[str, list[SectionDoc]]] = [(title, [])]
+    titles = {fold(title)} if title else set()
+    people = work_people(doc.kanripo_id) if doc.kanripo_id else []
+    flat: list[PieceDoc] = []
+    for section in sections:
+        page = page_opening(flat + section.pieces, len(flat) + _title_piece(section), doc.work_title)
+        if found[-1][1] and section.pieces and opens_document(section, titles, page, people):
+            found.append((section.title, []))
+            titles = set()
+        if not found[-1][1] and section.title:
+            titles.add(fold(section.title))
+        found[-1][1].append(section)
+        flat.extend(section.pieces)
+    return found
+
+
+def _part_writer(doc: JuanDocument, title: str, sections: list[SectionDoc], siku: bool) -> tuple[str, int]:
+    """The writer of a document of front matter titled ``title`` (``documents``: a part's, or one
+    of those a part holds) made of ``sections`` of ``doc`` (module docstring), and the first of
+    its sections he wrote: 0 but for a signature at the document's end, which signs it from its
+    last titled section on (a 卷首 of several documents: 禮書綱目 卷首上 ends with 張虙's 識 on his
+    own 序)."""
+    pieces = [p for s in sections for p in s.pieces + s.records]
     text = "".join(p.text for p in pieces if p.kind in FULL_SIZE)
     if "御製" in title or (pieces and "御製" in pieces[0].text[:12]):
         return emperor(title + (pieces[0].text[:12] if pieces else ""), text, siku), 0
@@ -252,15 +345,16 @@ def _part_writer(doc: JuanDocument, k: int, siku: bool) -> tuple[str, int]:
     for p in [p for p in pieces if p.kind in FULL_SIZE][:3]:
         if writer := byline_writer(p.text, people):
             return writer, 0
-    for s in chapter.sections:
+    for s in sections:
         for b in s.bylines:
             if b.get("name"):
                 return named(b["name"], b.get("dynasty", ""), people), 0
     if (m := LABEL_NAME.search(title)) and m.start() and (who := _label_person(m.group(1))):
         return named(who, listed_dynasty(who) or "", people), 0
-    sections = chapter.sections
-    start = max((i for i, s in enumerate(sections) if s.title), default=0)
-    return signed_by(text), start
+    body = [i for i, s in enumerate(sections) if not end_title(s)]  # an end title is not the signature
+    start = max((i for i in body if sections[i].title), default=0)
+    return signed_by("".join(p.text for i in body for p in sections[i].pieces + sections[i].records
+                             if p.kind in FULL_SIZE)), start
 
 
 def _label_person(name: str) -> str:
@@ -323,14 +417,14 @@ def mark_paratext(doc: JuanDocument, collector: str = "") -> int:
     n = 0
     if front_juan(doc):
         for k, chapter in enumerate(doc.chapters):
-            title = _part_title(doc, k)
-            if title.endswith(KAOZHENG):
+            if _part_title(doc, k).endswith(KAOZHENG):
                 continue
-            writer, start = _part_writer(doc, k, siku)
-            for i, section in enumerate(chapter.sections):
-                n += _set(section.pieces + section.records, writer if i >= start else "", _name(title))
-                if writer and i >= start:
-                    n += _own_notes(section.pieces + section.records, writer, _name(title), collector)
+            for title, sections in documents(doc, _part_title(doc, k), chapter.sections):
+                writer, start = _part_writer(doc, title, sections, siku)
+                for i, section in enumerate(sections):
+                    who = writer if i >= start else ""
+                    n += _set(section.pieces + section.records, who, _name(title))
+                    n += _own_notes(section.pieces + section.records, who, _name(title), collector)
         return n
     for section, pieces, writer in postfaces(doc):
         for p in pieces:
