@@ -214,7 +214,8 @@ class ChapterView:
     that section, and keep their place (ids, links, search hits) there. ``opening``: an
     untitled chapter before the juan's first titled one (the note on the book under its title
     or byline, 楚辭補注 卷一 before 離騷經章句第一): no 篇, so the page invents no heading
-    (``第 1 篇``) for it."""
+    (``第 1 篇``) for it: its hidden heading is 卷首, so that the sections' headings (h3) stand under an
+    h2 as everywhere else (axe's heading-order)."""
 
     chapter: Chapter
     sections: list[SectionView] = field(default_factory=list)

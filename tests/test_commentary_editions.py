@@ -598,13 +598,14 @@ class TestImportedCommentaryBooks:
 
     def test_the_note_before_the_first_heading_gets_no_invented_chapter_heading(self, commentary_juans, client):
         """楚辭 卷一: the note under the title line, before 離騷經章句第一, is the juan's opening, no 篇:
-        the page gives it no hidden heading 第 1 篇; the book's own heading is the page's only h2."""
+        the page gives it no hidden heading 第 1 篇, only the hidden 卷首 its sections' headings stand under;
+        the book's own heading is the page's only other h2."""
         import re
 
         juan = commentary_juans[4]
         body = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/").content.decode()
         assert "隋唐書志有皇甫遵訓參解楚辭" in body and "篇</h2>" not in body
-        assert [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", body)] == ["離騷經章句第一 離騷"]
+        assert [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", body)] == ["卷首", "離騷經章句第一 離騷"]
 
     def test_the_reading_page_labels_each_part_with_its_commentator(self, commentary_juans, client):
         """楚辭 卷一: a note by another commentator than the note before it in its paragraph
