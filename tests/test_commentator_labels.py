@@ -159,7 +159,7 @@ def test_a_new_note_at_a_paragraphs_head_keeps_its_label(db):
         ("洪興祖", "一云任重石石"), ("王逸", "絓"), ("洪興祖", "懸一作結絓"), ("王逸", "蹇産猶詰屈也"),
         ("洪興祖", "一本無此二句"), ("王逸", "此章言小人之")]
     last = _paragraphs(page, 17)[-1]
-    assert last.startswith('<span class="text" id="s17-p73">悲回風</span><span class="note joins-next layer-commentary"')
+    assert last.startswith('<span class="label" id="s17-p73">悲回風</span><span class="note joins-next layer-commentary"')
     assert ('</span><span class="note joins-previous layer-commentary" data-layer="章句" id="s17-p75" role="note">'
             '終沈汨羅從子胥申徒以畢其志也<span class="pb"') in last
 
