@@ -17,7 +17,7 @@ from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from reader.shelving import decided_shu
 from search.matching import reading_of
-from search.documents import layer_name
+from search.documents import author_and_commentator, layer_name
 from search.service import HitLinks, edition_places, hit_place, kept_section_names
 from search.views import HIT_ADVICE, HIT_ADVICE_ZH
 
@@ -437,7 +437,9 @@ class HitSerializer(serializers.Serializer):
     ``editorial``, ``smallprint``, ``paratext``, ``record``, ``record_note``, ``title``) and its name
     (the book's own, such as 鄭注 or 疏, where the piece has one: ``search.service.name_layers``),
     ``piece`` (the position of the piece the match starts in; null for a hit in a section's
-    title, which is no piece), ``commentator`` (who wrote the passage: 李善, 呂延濟; "" when the book names nobody), location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
+    title, which is no piece), ``author`` (who wrote the main text a hit of the classic, a record or a title is in,
+    where its piece's byline names him: 宋玉 for 九辯 in 文選, decision 0097; else ""), ``commentator`` (who wrote
+    the note a hit of any other layer is in: 李善, 呂延濟; "" when the book names nobody; decision 0106), location, KWIC (``before``/``match``/``after``), reading URL; ``reading`` only for a hit
     found through a simplified form that stands for several characters, in a simplified or
     mixed edition: the match as the query read it (后 found by 後: ``"reading": "後"``,
     ``search.matching.reading_of``); ``shown`` only for a hit whose KWIC holds a gaiji entity or
@@ -454,10 +456,12 @@ class HitSerializer(serializers.Serializer):
         before, match, after = hit.kwic()
         reading = reading_of(match, self.context["query"].parsed, place.get("script", TRADITIONAL))
         part, juan_label = hit_place(p)  # the part and printed 卷 its citation names (decisions 0062, 0068)
+        author, commentator = author_and_commentator(p.layer, p.commentator)
         return {
             "layer": p.layer,
             "layer_name": layer_name(p),
-            "commentator": p.commentator,
+            "author": author,
+            "commentator": commentator,
             "work": {"id": place.get("work_id", p.work_id), "title": p.work_title, "part": part},
             "edition": {"id": p.work_id, "slug": p.work_slug, "name": place.get("name", "")},
             "juan": p.juan_number,

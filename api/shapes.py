@@ -195,8 +195,12 @@ class HitDocSerializer(serializers.Serializer):
 
     layer = serializers.ChoiceField(choices=list(LAYERS))  # classic, commentary, …, record, record_note, title
     layer_name = serializers.CharField()
-    commentator = serializers.CharField(help_text="who wrote the passage (李善, 呂延濟), as the commentator= "
-                                        "filter names them; \"\" when the book names nobody")
+    author = serializers.CharField(help_text=(
+        "who wrote the main text a hit of the classic, a record or a title is in, where its piece's own byline names "
+        "him (an anthology's piece: 宋玉 for 九辯 in 文選); \"\" for a hit of a note and where no byline names one "
+        "(the work's authors are the work's: /api/works/)"))
+    commentator = serializers.CharField(help_text="who wrote the note a hit is in (李善, 呂延濟), as the commentator= "
+                                        "filter names them; \"\" for a hit of the main text and when the book names nobody")
     work = HitWorkSerializer()
     edition = HitEditionSerializer()
     juan = serializers.IntegerField()
@@ -299,7 +303,7 @@ class FacetsSerializer(serializers.Serializer):
         "Per person who wrote the layer a hit is in: a hit in a note counts under the note's commentator "
         "(the result's `commentator`: 杜預's 注, 孔穎達's 疏), a hit in the classic or main text under the work's "
         "own author (撰, 著: 左丘明 for 春秋左傳注疏; a work of one author and no commentator: its notes too), "
-        "never a commentary book's commentator (史記集解's 史記 under 司馬遷, 楚辭章句's text under \"\"), "
+        "never a commentary book's commentator (史記集解's 史記 under 司馬遷, 楚辭章句's text under the writer each 章句's 序 names, else \"\"), "
         "under \"\" (未詳) where nobody is known (毛詩注疏's 詩, an unsigned 考證). A value's count is the total "
         "of the search filtered by `author=` it"))
     edition = NamedFacetValueSerializer(many=True)
@@ -432,7 +436,7 @@ SECTION_EXAMPLE = OpenApiExample("右張侯 (shortened)", value={
               "ends_at": {"piece": 0, "offset": 33}}})
 SEARCH_EXAMPLE = OpenApiExample("鵠 in the main text", value={
     "count": 2, "next": None, "previous": None,
-    "results": [{"layer": "classic", "layer_name": "經文", "commentator": "", "work": {"id": 1, "title": "禮書綱目", "part": ""},
+    "results": [{"layer": "classic", "layer_name": "經文", "author": "", "commentator": "", "work": {"id": 1, "title": "禮書綱目", "part": ""},
                  "edition": {"id": 1, "slug": "禮書綱目", "name": "欽定四庫全書・純文字本"}, "juan": 10,
                  "juan_label": "卷十", "section": {"position": 2, "title": "張侯", "name": "張侯"}, "piece": 2,
                  "before": "十遂命量人巾車張三侯大侯之崇見", "match": "鵠", "after": "於參參見鵠於干干不及地武不繫左",

@@ -11,6 +11,11 @@ The name is the one the books say the printed name stands for: the courtesy name
 read as the man's name (``名字``), by the note the book prints on the author where he first appears
 (李善's 「范瞱後漢書曰班固字孟堅」 under 班孟堅, 「梁史曰丘遲字希範」 under 丘希範: the printed name is the
 surname and the courtesy name after 字), or by ``reader.quoted_names.SIGNED_NAMES``; else the name as printed.
+
+A book whose pieces print no byline may say whose they are in the preface that opens each juan: 王逸's 序 of
+each 章句 of the 楚辭 books opens 「離騷經者屈原之所作也」, 「九辯者楚大夫宋玉之所作也」 (``said_author``), and the
+juan's main text from that 序 on is that man's (``juan_said_author``; decision 0106). A 序 that doubts
+(「大招者屈原之所作也或曰景差疑不能明也」) or knows nobody (「惜誓者不知誰所作也」) credits no one.
 """
 from __future__ import annotations
 
@@ -39,6 +44,45 @@ def courtesy_name(printed: str, notes) -> str:
             if (match := pattern.search(text)):
                 found.add(surname + match.group(1))
     return next(iter(found)) if len(found) == 1 else ""
+
+
+#: The first sentence of a juan's 序 saying who wrote its pieces: the pieces' name, 者, the writer with his
+#: offices before his name, 之所作也 (王逸's 楚辭章句: 「九懐者諌議大夫王襃之所作也」).
+SAID_WRITER = re.compile(r"(\w+?)者(\w+?)之所作也")
+#: Words an office ends with, printed before the man's name (楚大夫宋玉, 䕶左都水使者光禄大夫劉向): the name is
+#: what follows the last of them.
+OFFICE_ENDS = ("大夫", "使者")
+#: What a 序 says after its first sentence when it doubts it (「或曰景差疑不能明也」): it credits no one.
+DOUBT = "疑不能明"
+#: The layer and layer name of a juan's 序 (``reader.importers.mandoku``: paratext, 序).
+PREFACE = ("paratext", "序")
+
+
+def said_author(text: str) -> str:
+    """The writer a juan's 序 (``text``, the piece's whole text) says wrote its pieces in its first sentence
+    (``SAID_WRITER``), his offices left off (``OFFICE_ENDS``): 「九辯者楚大夫宋玉之所作也…」 → 宋玉, 「九歎者䕶左都水
+    使者光禄大夫劉向之所作也」 → 劉向; "" when the 序 opens otherwise or doubts it (``DOUBT``: 大招)."""
+    match = SAID_WRITER.match(text)
+    if not match or DOUBT in text[match.end():match.end() + 12]:
+        return ""
+    name = match.group(2)
+    for office in OFFICE_ENDS:
+        name = name.rpartition(office)[2] or name
+    return name
+
+
+def juan_said_author(sections) -> tuple[int, str]:
+    """``(position, writer)``: the position of the first of ``sections`` (``(position, pieces)`` in order;
+    a piece has ``layer``, ``layer_name`` and ``text``) holding the juan's 序 (``PREFACE``) and the writer
+    its first piece says (``said_author``); ``(0, "")`` when no 序 says one. The juan's main text from
+    that section on is his unless a byline names another (``piece_author``)."""
+    for position, pieces in sections:
+        for piece in pieces:
+            if (piece.layer, piece.layer_name) == PREFACE:
+                if writer := said_author(piece.text):
+                    return position, writer
+                break
+    return 0, ""
 
 
 def _read_names() -> dict[str, str]:
@@ -72,11 +116,17 @@ def piece_author(section, names: dict[str, str] | None = None) -> str:
 
 def edition_piece_authors() -> dict[int, tuple[str, ...]]:
     """``{edition id: (piece author, …)}``: the authors (``piece_author``) of each edition's pieces, in
-    the order of their first piece; editions with none left out. One query (with ``piece_names``')."""
+    the order of their first piece, then those its juans' 序 say (``said_author``); editions with none
+    left out. Two queries (with ``piece_names``')."""
     names = piece_names()
     out: dict[int, dict[str, None]] = {}
     for edition, bylines in (Section.objects.exclude(bylines=[]).order_by("juan__number", "position")
                              .values_list("juan__edition_id", "bylines")):
         if author := piece_author(SimpleNamespace(bylines=bylines), names):
+            out.setdefault(edition, {})[author] = None
+    for edition, text in (Piece.objects.filter(layer=PREFACE[0], layer_name=PREFACE[1], text__contains="之所作也")
+                          .order_by("section__juan__number", "section__position", "position")
+                          .values_list("section__juan__edition_id", "text")):
+        if author := said_author(text):
             out.setdefault(edition, {})[author] = None
     return {edition: tuple(authors) for edition, authors in out.items()}

@@ -77,6 +77,10 @@ def book_names(book: str, kind: str) -> dict[str, str]:
 #: notes in both books; 班固, 字 孟堅, whose 離騷贊序 楚辭補注 heads 「離騷贊序　班孟堅」 (the 四部叢刊 楚辭 alike);
 #: 曹植, 字 子建, whose pieces both 文選 books sign 「曹子建」 (六臣's note under his 洛神賦: 「魏曹植字子建」), so that
 #: ``author=曹植`` finds them where no note of the library held says so (``reader.piece_authors``).
+#: And a man both 文選 books sign by his own name where the books of his pieces name him by his 字: 屈平 over
+#: 離騷經 and 九歌 (文選註 and 六臣註文選 卷三十二), 屈原 in 王逸's 序 of each of his 章句 (「離騷經者屈原之所作也」);
+#: 李善 says whom 屈平 stands for (文選註 卷十八 長笛賦: 「屈平屈原也」), as 洪興祖 (楚辭補注 卷一: 「史記屈原名平」),
+#: so ``author=屈原`` finds his pieces in both (``reader.piece_authors``, decision 0106).
 SIGNED_NAMES = {row.name: row.man for row in quoted_rows(SIGNED)}
 #: The men 何晏 collects in his 論語集解, as the book lists them whole: 論語注疏's front matter (KR1h0007_000,
 #: 陸德明's 序錄 quoted under 論語注解傳述人) 「何晏集孔安國包咸周氏馬融鄭玄陳羣王肅周生烈之說」. The 集解 prints

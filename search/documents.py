@@ -47,7 +47,7 @@ from reader.importers.mandoku.column_order import reading_groups
 from reader.citation import opening_heading, read_title
 from reader.models import Piece
 from reader.people import byline_pieces
-from reader.piece_authors import piece_author
+from reader.piece_authors import juan_said_author, piece_author
 from reader.pieces import LAYER_NAMES as PIECE_LAYER_NAMES, NOTE_LAYERS
 
 #: What each rule of this module for reading a stored juan into passages adds to the one before,
@@ -70,6 +70,8 @@ ANALYSIS_CHANGES = {
        "班固), not by the compiler (decision 0097)",
     7: "an anthology piece the preface before it presents written by the preface's author (文選's 西都賦, 班固: decision "
        "0103), and a piece signed by a courtesy name the books' table of signed names reads written by the man (曹子建: 曹植)",
+    8: "a juan's main text written by the writer its 序 says wrote its pieces (楚辭: 「九辯者楚大夫宋玉之所作也」), "
+       "from the 序 on (decision 0106)",
 }
 ANALYSIS = max(ANALYSIS_CHANGES)
 
@@ -361,14 +363,25 @@ class PieceRow(NamedTuple):
     layout: list = []
 
 
-def passage_writer(section, passage: Passage, names: dict[str, str] | None = None) -> str:
+def passage_writer(section, passage: Passage, names: dict[str, str] | None = None, said: tuple[int, str] = (0, "")) -> str:
     """Who wrote ``passage`` of ``section`` (``SearchDocument.commentator``): the first commentator its
     pieces name; for the main text (``MAIN_LAYERS``) of an anthology's piece, the author its own byline
     names (``reader.piece_authors.piece_author``: 丘遲 for 與陳伯之書, not 文選's compiler 蕭統: decision
-    0097); else "" (the work's authors, ``search.facets``). ``names``: ``reader.piece_authors.piece_names``'."""
+    0097), else the writer the juan's 序 says wrote its pieces from the section at position ``said[0]`` on
+    (``said``: ``reader.piece_authors.juan_said_author``; 宋玉 for 九辯 in the 楚辭 books, decision 0106);
+    else "" (the work's authors, ``search.facets``). ``names``: ``reader.piece_authors.piece_names``'."""
     if passage.commentator or passage.layer not in MAIN_LAYERS or section is None:
         return passage.commentator
-    return piece_author(section, names)
+    position, writer = said
+    return piece_author(section, names) or (writer if writer and section.position >= position else "")
+
+
+def author_and_commentator(layer: str, writer: str) -> tuple[str, str]:
+    """``(author, commentator)`` of a passage of ``layer`` whose writer field (``SearchDocument.commentator``)
+    is ``writer``, as a hit names them (decision 0106): the main text's (``MAIN_LAYERS``) writer is its
+    author (宋玉 for 九辯 in 文選, by its byline: ``passage_writer``), a note's its commentator (李善);
+    the other one "". ``("", "")`` when the passage names nobody (the work's authors are the work's)."""
+    return (writer, "") if layer in MAIN_LAYERS else ("", writer)
 
 
 def documents_for_juan(juan) -> list[SearchDocument]:
@@ -389,7 +402,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             juan_label=juan.display_label, chapter_id=chapter.pk, chapter_title=chapter.title,
             section_id=section.pk if section else 0, section_position=section.position if section else 0,
             section_title=titles[section.pk] if section else "", piece_starts=passage.piece_starts(),
-            juan_version=juan.version, layer_name=passage.layer_name, commentator=passage_writer(section, passage),
+            juan_version=juan.version, layer_name=passage.layer_name, commentator=passage_writer(section, passage, said=said),
             script=edition.script, catalogue_key=catalogue_key,
         )
 
@@ -415,6 +428,7 @@ def documents_for_juan(juan) -> list[SearchDocument]:
             titles[s.pk] = s.title or opening_heading(
                 _Structured(p.kind, p.layer, p.text, overlay.structure(s.position, p.position) or "")
                 for p in by_section.get(s.pk, ()))
+    said = juan_said_author((s.position, by_section.get(s.pk, ())) for s in sections)
     first_section_of = {}
     for s in sections:
         first_section_of.setdefault(s.chapter_id, s)

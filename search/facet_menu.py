@@ -20,15 +20,14 @@ FACET_LABELS = {"bu": ("部", "class"), "class": ("類", "class"), "dynasty": ("
 #: (鄭玄's 箋 under 漢, 孔穎達's 疏 under 唐, the 詩 under the work's; the editors' 提要 and 考證 of a
 #: 四庫 copy under 清, though under no author: ``editors_dynasty``), and their filters keep those
 #: same hits; the commentator filter (``commentator=``, 注者) keeps one
-#: person's notes alone, without the works he wrote. An anthology whose catalogue entry and
-#: byline name only its editor or commentator (楚辭, 「王逸編」; 楚辭補注, 「洪興祖撰」) names its
-#: pieces' writers (屈原, 宋玉, 景差, 賈誼 …) nowhere but in the notes (「離騷經者屈原之所作也」):
-#: its text is nobody known's (decision 0038), so ``author=屈原`` finds none of it and the work
-#: filter does; the note says so.
+#: person's notes alone, without the works he wrote. An anthology's pieces count under their
+#: writers: the one a piece's byline names (文選's 班孟堅, decision 0097), else the one the 序 of its
+#: juan says wrote it (楚辭's 「離騷經者屈原之所作也」, decision 0106), else nobody known (大招, whose 序
+#: doubts); the note says so.
 FACET_NOTES = {"author": "命中計入所在之層的作者：注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），"
                          "提要、考證等編者之語不歸本書撰者，與不知撰者者同歸「未詳」。"
-                         "總集之書目與卷端只題編者、注者者（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），各篇作者"
-                         "（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，以作者屈原篩選不得；請改用「書」篩選。",
+                         "總集各篇歸其作者：篇題下署名者從署名（如《文選》「班孟堅」），《楚辭》各卷從王逸序所言"
+                         "（「離騷經者屈原之所作也」），序存疑者（如〈大招〉）歸「未詳」。",
                "dynasty": "命中計入所在之層作者的朝代：注、疏從其注者，經文與正文從本書撰者（不知撰者從本書），"
                           "四庫本的提要、考證等編者之語成於清，歸「清」；不知朝代歸「未詳」。"}
 

@@ -14,7 +14,7 @@ code's first three characters). The author is who wrote the layer a hit is in
 its records, the titles) under the work's main text's authors (``reader.book_writers.main_writers``:
 those the catalogue, else the byline, names as writing it, 撰 or 著, not its commentators: 左丘明
 for 春秋左傳注疏, nobody for 毛詩注疏, whose 詩 the catalogue gives no author; never a commentary
-book's commentator: 史記集解's 史記 is 司馬遷's, 楚辭章句's text nobody's known); a hit in a note that
+book's commentator: 史記集解's 史記 is 司馬遷's, 楚辭章句's text the writer each 章句's 序 names, decision 0106, else nobody's known); a hit in a note that
 names nobody under the work's authors where the work has no commentator (周禮詳解's notes are
 王昭禹's 詳解) or under the commentator a book named after its notes names as its author
 (楚辭章句: 王逸), else under

@@ -157,7 +157,7 @@ def test_search(client, small):
         return f"{BASE}{WORK_URL}juan/3/{section}/?hl=%E5%B0%84#{anchor}"
 
     def hit(layer, name, section, title, piece, before, after, anchor):
-        return {"layer": layer, "layer_name": name, "commentator": "", "work": {"id": small.work_id, "title": "測試書", "part": ""},
+        return {"layer": layer, "layer_name": name, "author": "", "commentator": "", "work": {"id": small.work_id, "title": "測試書", "part": ""},
                 "edition": {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書・純文字本"}, "juan": 3, "juan_label": "卷三",
                 "section": {"position": section, "title": title, "name": title}, "piece": piece,
                 "before": before, "match": "射", "after": after, "url": url(section, anchor)}

@@ -58,7 +58,7 @@ def test_responses_are_typed_and_real_responses_follow_them(schema, client, seed
 def test_a_hit_is_typed_field_by_field(schema):
     shape, _ = response_schema(schema, "/api/search/")
     hit = shape["properties"]["results"]["items"]
-    assert sorted(hit["properties"]) == ["after", "before", "commentator", "edition", "juan", "juan_label", "layer",
+    assert sorted(hit["properties"]) == ["after", "author", "before", "commentator", "edition", "juan", "juan_label", "layer",
                                          "layer_name", "match", "piece", "reading", "section", "shown", "url", "work"]
     assert sorted(hit["properties"]["edition"]["required"]) == ["id", "name", "slug"]
     assert "reading" not in hit["required"]   # only for a hit found through an ambiguous simplified form

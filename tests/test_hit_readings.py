@@ -64,7 +64,7 @@ def test_a_hit_found_through_a_reading_in_the_api_the_export_and_the_hit_list(db
     # one 当阶 in the simplified edition (士冠禮's 人君南乡当阶间), two 當階 in the seed
     assert data["count"] == 3
     assert data["results"][0] == {
-        "layer": "classic", "layer_name": "經文", "commentator": "",
+        "layer": "classic", "layer_name": "經文", "author": "", "commentator": "",
         "work": {"id": work, "title": "仪礼释宫増注", "part": ""},
         "edition": {"id": edition, "slug": "仪礼释宫増注", "name": "簡體純文字本"},
         "juan": 1, "juan_label": "卷一",

@@ -79,7 +79,7 @@ def test_every_generation_has_a_manifest_of_its_files(shipped):
     manifest = json.loads((gen / "MANIFEST.json").read_text(encoding="utf-8"))
     assert set(manifest) == {"manifest", "generation", "engine", "created_ns", "analysis", "files"}
     assert (manifest["generation"], manifest["engine"]) == (name, ENGINES["positional"])
-    assert manifest["analysis"] == 7  # rebuilt: the passages read by the code's rule (search.documents.ANALYSIS)
+    assert manifest["analysis"] == 8  # rebuilt: the passages read by the code's rule (search.documents.ANALYSIS)
     stamp = datetime.strptime(name[4:19], "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc).timestamp()
     assert 0 <= manifest["created_ns"] / 1e9 - stamp < 60  # made when its folder was, to the nanosecond
     files = sorted(p.relative_to(gen).as_posix() for p in gen.rglob("*") if p.is_file() and p.name != "MANIFEST.json")

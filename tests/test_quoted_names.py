@@ -35,11 +35,11 @@ def test_the_table_holds_each_books_names_by_kind():
         ("KR2a0007", FORMULA): 31, ("KR2a0002", FORMULA): 49, ("KR4h0002", FORMULA): 61,
         ("KR1d0010", QUOTED): 49, ("KR1d0068", LISTED): 599, ("KR1d0037", LISTED): 501, ("KR1h0007", LISTED): 8,
         ("KR2a0007", LISTED): 23,
-        ("KR4h0002", SIGNED): 2, ("KR4h0003", SIGNED): 2, ("KR4a0003", SIGNED): 1})
+        ("KR4h0002", SIGNED): 3, ("KR4h0003", SIGNED): 3, ("KR4a0003", SIGNED): 1})
     assert quoted_rows(QUOTED, "KR1d0010")[3] == QuotedName("KR1d0010", QUOTED, "鄭康成", "鄭𤣥", "漢",
                                                             "KR1d0010_000.txt:515 32a")
     assert book_names("KR1h0007", LISTED) == {man: man for man in quoted_names.LUNYU_JIJIE_MEN}
-    assert quoted_names.SIGNED_NAMES == {"劉淵林": "劉逵", "班孟堅": "班固", "曹子建": "曹植"}
+    assert quoted_names.SIGNED_NAMES == {"劉淵林": "劉逵", "班孟堅": "班固", "曹子建": "曹植", "屈平": "屈原"}
     assert (quoted_names.HANSHU_NAMES["師古"], quoted_names.JIJIE_NAMES["包氏"], quoted_names.WENXUAN_NAMES["曹大家"],
             quoted_names.QUOTED_NAMES["師古"], quoted_names.QUOTED_NAMES["劉淵林"]) == (
         "顏師古", "包咸", "班昭", "顏師古", "劉逵")

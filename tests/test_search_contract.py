@@ -608,8 +608,12 @@ def test_layer_counts_and_the_author_filter_equal_a_plain_scan(own_backend, seed
     # 楚辭補注's one editorial 曰, kept by its edition's editors alone
     kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(editors=(buzhu,))))
     assert [(h.layer, h.commentator) for h in kept.hits] == [("editorial", "")]
+    # 楚辭 卷一's classic names its writer, 屈原, whom 王逸's 序 names (decision 0106): kept by his name, not by
+    # its edition's unnamed main text
     kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(("洪興祖",), (chuci,))))
-    assert {(h.layer, h.commentator) for h in kept.hits} == {("classic", ""), ("commentary", "洪興祖")}
+    assert {(h.layer, h.commentator) for h in kept.hits} == {("commentary", "洪興祖")}
+    kept = own_backend.search(SearchQuery("曰", exact=True, written_by=WrittenBy(("洪興祖", "屈原"), (chuci,))))
+    assert {(h.layer, h.commentator) for h in kept.hits} == {("classic", "屈原"), ("commentary", "洪興祖")}
     assert own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy())).count == 0
     assert own_backend.search(SearchQuery("無此字句")).layer_counts() == ([], [])
 

@@ -87,7 +87,7 @@ def test_a_hit_names_the_printed_juan_its_chapter_falls_in(client, histories):
     q = "五年冬十月漢王追項羽"
     data = client.get("/api/search/", {"q": q}).json()
     assert data["results"] == [{
-        "layer": "classic", "layer_name": "經文", "commentator": "",
+        "layer": "classic", "layer_name": "經文", "author": "", "commentator": "",
         "work": {"id": histories[0].work_id, "title": "前漢書", "part": ""},
         "edition": {"id": histories[0].edition_id, "slug": "KR2a0007", "name": "四庫全書・文淵閣本"},
         "juan": 1, "juan_label": "卷一下", "section": {"position": 12, "title": "", "name": "五年冬十月漢王追…"},

@@ -74,8 +74,8 @@ def test_narrowing_a_search_by_a_facet_and_the_chart_by_class(library, tabs):
     note.locator("summary").click()
     assert note.locator("p").inner_text() == ("注、疏歸其注者，經文與正文歸本書撰者（注本之注者不作經文撰者），"
                                               "提要、考證等編者之語不歸本書撰者，與不知撰者者同歸「未詳」。"
-                                              "總集之書目與卷端只題編者、注者者（如《楚辭》「王逸編」、《楚辭補注》「洪興祖撰」），"
-                                              "各篇作者（屈原、宋玉等）只見於注中，其正文亦歸「未詳」，以作者屈原篩選不得；請改用「書」篩選。")
+                                              "總集各篇歸其作者：篇題下署名者從署名（如《文選》「班孟堅」），"
+                                              "《楚辭》各卷從王逸序所言（「離騷經者屈原之所作也」），序存疑者（如〈大招〉）歸「未詳」。")
     assert page.locator(".facet-author li").all_inner_texts() == ["韓非 96", "江永 69", "何犿 17"]
     # and the dynasty facet under that writer's dynasty (韓非 周, 江永 清, 何犿 元)
     note = page.locator(".facet-dynasty .facet-note")
