@@ -35,6 +35,23 @@ def test_a_remark_opens_with_the_word_it_is_about():
     assert remark_start("豐隆雲師一曰雷師或曰雲神", "吾令豐隆乘雲兮") is None
 
 
+def test_a_reading_the_classic_prints_names_its_word_itself():
+    """卷四 心絓結而不解兮(絓懸一作結絓): the note repeats no word of the classic before 一作, and the reading it
+    gives, 結絓, is the classic's 絓結 as another copy orders it: the remark opens with 一作 and 王逸's gloss 絓懸
+    stays whole (it was cut 絓|懸一作結絓, the lemma falling back on the note's last character). A reading of one
+    character, or one whose word the classic does not print, still takes the note's last character (「辭一作詞
+    志一作意」 on 詞靈脩而隕志兮: the reading is 詞, 志 the next remark's word)."""
+    assert remark_start("絓懸一作結絓", "心絓結而不解兮") == 2
+    assert remark_start("啇風西風肅急貌一作肅肅", "商風肅而害生兮") == 7
+    assert remark_start("隕墮也易曰有隕自天也辭一作詞志一作意", "詞靈脩而隕志兮") == 10
+    for book in ("KR4a0003", "KR4a0002"):
+        pieces = parse_written_back(CHUCI / book / f"{book}_004.txt", readme=True).all_pieces()
+        # 悲回風's line (哀郢 prints the same line earlier, its note 絓懸 then 補曰…)
+        notes = [[(p.commentator, p.layer_name, p.text) for p in pieces[k + 1:k + 3]]
+                 for k, p in enumerate(pieces) if p.kind == "text" and p.text == "心絓結而不解兮"]
+        assert notes[-1] == [("王逸", "章句", "絓懸"), ("洪興祖", "補注", "一作結絓")]
+
+
 def test_the_remarks_after_wang_yi_are_hong_xingzus_in_both_editions():
     """卷二 東皇太一 瑶席兮玉瑱: 王逸's gloss, 洪興祖's 瑱一作鎭, his 補曰…; 卷一 皇覽揆余初度兮: 王逸's gloss,
     then 覽一作鑒一本余下有于字五臣云… 洪興祖's (it was 章句（王逸） whole). The files write back the same."""
@@ -59,8 +76,8 @@ def test_every_juan_of_both_books():
                     totals[(book, p.commentator)] = (n + 1, chars + len(p.text))
                     if p.commentator == "王逸":
                         assert not any(w in p.text for w in ("一作", "一本", "一云", "五臣", "釋文")), p.text
-    assert totals == {("KR4a0003", "洪興祖"): (3978, 84519), ("KR4a0003", "王逸"): (3631, 73105),
-                      ("KR4a0002", "洪興祖"): (3770, 81577), ("KR4a0002", "王逸"): (3452, 69711)}
+    assert totals == {("KR4a0003", "洪興祖"): (3978, 84515), ("KR4a0003", "王逸"): (3631, 73109),
+                      ("KR4a0002", "洪興祖"): (3770, 81574), ("KR4a0002", "王逸"): (3452, 69714)}
 
 
 def test_a_one_that_ends_an_ordinal_opens_no_remark():

@@ -156,7 +156,7 @@ def test_a_new_note_at_a_paragraphs_head_keeps_its_label(db):
         ("王逸", "悐悐欲利皃也"), ("洪興祖", "悐一作逖"), ("王逸", "適之"), ("洪興祖", "補曰越絶書曰"),
         ("王逸", "申徒狄也遇闇"), ("洪興祖", "𥙷曰莊子云申"), ("王逸", "驟數也"), ("洪興祖", "一本作而君"),
         ("王逸", ""),  # 任負也… after the page break (<span class="pb">)
-        ("洪興祖", "一云任重石石"), ("王逸", "絓"), ("洪興祖", "懸一作結絓"), ("王逸", "蹇産猶詰屈也"),
+        ("洪興祖", "一云任重石石"), ("王逸", "絓懸"), ("洪興祖", "一作結絓"), ("王逸", "蹇産猶詰屈也"),
         ("洪興祖", "一本無此二句"), ("王逸", "此章言小人之")]
     last = _paragraphs(page, 17)[-1]
     assert last.startswith('<span class="label" id="s17-p73">悲回風</span><span class="note joins-next layer-commentary"')

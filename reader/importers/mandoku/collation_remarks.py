@@ -45,6 +45,8 @@ OWN = ("一作", "或作")
 
 #: One character as the transcription writes it: a character of its own list as an entity (``&KR0885;``), else one code point.
 CHARACTER = re.compile(r"&[^;&\s]+;|.", re.S)
+#: The later commentator's formula, which ends a remark's reading (``reading``).
+LATER_FORMULA = "補曰"
 #: The particle that ends a sentence of the note: before a remark it names no word (``…牽引也一作撣援``).
 SENTENCE_END = "也"
 
@@ -84,7 +86,36 @@ def remark_start(text: str, classic: str) -> int | None:
     m = next((m for m in REMARK.finditer(text) if not _in_a_number(text, m.start())), None)
     if m is None:
         return None
-    return m.start() - lemma(text[:m.start()], classic, m["lemma"] in OWN) if m["lemma"] else m.start()
+    if not m["lemma"] or (m["lemma"] in OWN and names_itself(text, m, classic)):
+        return m.start()
+    return m.start() - lemma(text[:m.start()], classic, m["lemma"] in OWN)
+
+
+def reading(text: str, m: re.Match, classic: str) -> str:
+    """The words the remark ``m`` of ``text`` gives as a copy's reading: what follows its formula up to
+    the next remark (less that remark's word where the classic line ``classic`` prints it and words are
+    left: 詞 of 「辭一作詞志一作意」) or 補曰, at most ``LEMMA_MAX`` characters."""
+    end = len(text)
+    after = next(REMARK.finditer(text, m.end()), None)
+    if after is not None:
+        k = lemma(text[:after.start()], classic, own=False) if after["lemma"] else 0
+        end = after.start() - k if after.start() - k > m.end() else after.start()
+    formula = text.find(LATER_FORMULA, m.end(), end)
+    end = formula if formula >= 0 else end
+    return "".join(CHARACTER.findall(text[m.end():end])[:LEMMA_MAX])
+
+
+def names_itself(text: str, m: re.Match, classic: str) -> bool:
+    """Whether the 一作 or 或作 remark ``m`` names the classic's word by its reading alone: no end of the
+    words before it is printed by the classic line ``classic`` (``lemma`` would fall back on the note's
+    last character), and the reading it gives (``reading``) is of two characters at least, each printed
+    by the classic line: 「絓懸一作結絓」 on 心絓結而不解兮 (the copy reads 結絓 for the classic's 絓結; 絓懸 is
+    王逸's gloss, 絓 is 懸, and stays his), 「…西風肅急貌一作肅肅」."""
+    chars = CHARACTER.findall(text[:m.start()])
+    if any("".join(chars[-n:]) in classic for n in range(min(LEMMA_MAX, len(chars)), 0, -1)):
+        return False
+    words = CHARACTER.findall(reading(text, m, classic))
+    return len(words) >= 2 and all(w in classic for w in words)
 
 
 def collation_remarks(doc: JuanDocument, profile: Profile) -> tuple[int, int]:
