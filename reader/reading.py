@@ -127,15 +127,19 @@ def one_printed_note(before, piece, by_position: dict) -> bool:
     them in the file (by position, either way round: a juan that files its columns in reverse
     shows them reordered, ``column_order.in_reading_order``) all among the pieces shown
     (``by_position``: ``{position: piece}``) and none closing its note in the source's layout
-    (``column_order.closes_note``: no ``)`` at its end). A piece without layout (not from a
-    mandoku file) never goes on."""
+    (``column_order.closes_note``: no ``)`` at its end). A part cut out of a note with no markup of
+    its own (no layout: a later commentator's remark between two parts, 楚辭補注's 「瑱一作鎭」 between
+    王逸's 「…瓊瑶」 and 「補曰瑶音遥…」; a 六臣 or 前漢書 man's part inside one column) goes on as its
+    neighbours do: a note's first part holds its ``(`` and its last its ``)``, so only a middle part
+    can lack layout. Pieces none of which has layout (not from a mandoku file) never go on."""
     if before is None or not (before.is_note and piece.is_note and before.kind == piece.kind) \
             or before.position is None or piece.position is None:  # (pieces not stored: no place to read)
         return False
     low, high = sorted((before.position, piece.position))
     between = [by_position.get(k) for k in range(low, high)]
-    return all(p is not None and p.is_note and p.kind == piece.kind and getattr(p, "layout", None)
-               and not closes_note(p) for p in between)
+    return all(p is not None and p.is_note and p.kind == piece.kind
+               and not (getattr(p, "layout", None) and closes_note(p)) for p in between) \
+        and any(getattr(p, "layout", None) for p in (*between, piece))
 
 
 def join_rests(paragraphs: list[list], by_position: dict) -> list[list]:

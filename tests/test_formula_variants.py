@@ -90,9 +90,12 @@ def test_a_later_commentators_part_after_wang_yis_carries_his_name(db):
             'data-layer="補注" id="s2-p2" role="note"><span class="layer-tag commentator" aria-hidden="true">洪興祖'
             '</span><span class="visually-hidden">補注（洪興祖）：</span>補曰沈括存中云') in page
     # the section's 10 補曰 parts: 4 right after 王逸's words, boxed; 6 after a collation remark of his own
-    # (瑱一作鎭, 五臣云…: decision 0096), which carries his box, go on in his voice
+    # (瑱一作鎭, 五臣云…: decision 0096), which carries his box, go on in his voice, in the one bracket of the
+    # printed note (the remark, cut out of 王逸's part, has no markup of its own: reading.one_printed_note)
     assert Counter(who for who, words in BOXED.findall(page) if words.startswith("補曰")) == {"洪興祖": 4}
-    assert page.count('<span class="visually-hidden">補注（洪興祖）：</span>補曰') == 10
+    assert page.count('<span class="visually-hidden">補注（洪興祖）：</span>補曰') == 4
+    assert ('<span class="visually-hidden">補注（洪興祖）：</span>瑱一作鎭</span><span class="note joins-previous '
+            'layer-commentary" data-layer="補注" id="s2-p16" role="note">補曰瑶音遥一曰美玉也') in page
 
 
 def test_a_surname_and_shi_names_its_man_in_the_form_the_book_prints():
@@ -144,13 +147,14 @@ def test_notes_only_boxes_no_name_his_formula_gives(db):
         'aria-hidden="true">補注</span><span class="visually-hidden">補注（洪興祖）：</span>補曰沈括存中云吉日兮辰良葢相錯成文'
         '則語勢矯健如杜子美詩云紅豆啄餘鸚鵡粒碧梧棲老鳯凰枝韓退之云春與猿吟兮秋鶴與飛皆用此體也</span>')
     boxes = ROW_BOXES.findall(page)
-    assert [(layer, who) for layer, who, words in boxes if words.startswith("補曰")] == [("補注", "")] * 10
-    # his collation remarks (瑱一作鎭, 五臣云…: decision 0096) are boxed with his name; a 補曰 right after one
-    # of them goes on in his box
+    # 4 補曰 rows right after 王逸's words; the other 6 follow a collation remark of his (瑱一作鎭, 五臣云…:
+    # decision 0096), boxed with his name, and go on in his box (the remark, cut out of 王逸's part, has no
+    # markup of its own: reading.one_printed_note)
+    assert [(layer, who) for layer, who, words in boxes if words.startswith("補曰")] == [("補注", "")] * 4
     assert Counter((layer, who) for layer, who, words in boxes if not words.startswith("補曰")) == Counter(
         {("章句", "王逸"): 15, ("補注", "洪興祖"): 11})  # with the note on the title printed after it (0098)
     sbck = ROW_BOXES.findall(client.get("/works/KR4a0002/juan/2/2/", {"notes": "only", "layout": "horizontal"})
                              .content.decode())
     assert Counter((layer, who, words[:2]) for layer, who, words in sbck if layer == "補注") == Counter(
-        {("補注", "", "補曰"): 6, ("補注", "洪興祖", "𥙷曰"): 4, ("補注", "洪興祖", "五臣"): 6, ("補注", "洪興祖", "鏘釋"): 1,
+        {("補注", "", "補曰"): 4, ("補注", "洪興祖", "𥙷曰"): 1, ("補注", "洪興祖", "五臣"): 6, ("補注", "洪興祖", "鏘釋"): 1,
          ("補注", "洪興祖", "瑱一"): 1, ("補注", "洪興祖", "蒸一"): 1, ("補注", "洪興祖", "枹一"): 1, ("補注", "洪興祖", "姣一"): 1})
