@@ -63,6 +63,9 @@ def test_a_check_being_made_is_asked_for_again_after_its_wait(pair_site, tabs, m
     monkeypatch.setattr(juanlayers, "SECONDS_PER_CHAR", 0.0004)
     monkeypatch.setattr(juanlayers.CHECKS, "clock", lambda: 1000.0)
     monkeypatch.setattr(juanlayers.CHECKS, "rate", None)
+    # the pairs this process aligned in other tests (test_juan_layer_check) would give their rate
+    monkeypatch.setattr(juanlayers, "MEASURED", {})
+    monkeypatch.setattr(juanlayers, "RATES", {})
     release, real = threading.Event(), juanlayers._aligned
     monkeypatch.setattr(juanlayers, "_aligned", lambda *args: (release.wait(60), real(*args))[1])
     tab = tabs("phone")
