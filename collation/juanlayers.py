@@ -38,8 +38,7 @@ from django.urls import reverse
 
 from config.budget import BudgetExceeded
 from config.kept_work import PENDING, Crowded, KeptWork, request_wait
-from reader.catalogue_writers import commentary_word
-from reader.commented_classic import classic_of
+from reader.commented_classic import classic_of, commentary_word
 from reader.importers.worklock import being_imported, still_storing
 from reader.models import Edition, Juan, Piece, Work
 

@@ -9,11 +9,12 @@ book's people: its main text (the classic, its records, its titles) by the work'
 **The main text's author is never the commentator.** Kanripo's catalogue and the bylines often
 name a commentary book's commentator as its only author (史記集解: 「裴駰撰」; 楚辭章句: 王逸 撰;
 水經注: 酈道元 撰; 道德真經註: 河上公): the book is named after its notes
-(``reader.catalogue_writers.COMMENTARY_TITLE``: a title ending in 注, 註, 集解, 章句, 索隱, 正義,
+(``reader.commented_classic.COMMENTARY_TITLE``: a title ending in 注, 註, 集解, 章句, 索隱, 正義,
 疏 …), and what he 撰 is the notes. Then the
 book's named authors wrote its notes, and its main text is the classic's author's, as the
-catalogue lists the classic by the title less that word (史記集解 → 史記: 司馬遷 撰), less those
-commentators (楚辭章句 → 楚辭: 王逸 編, the commentator again: nobody), else nobody known.
+catalogue lists the classic it comments on (``reader.commented_classic.classic_of``, the layer
+check's rule: 史記集解 → 史記: 司馬遷 撰), less those commentators (楚辭章句 → 楚辭: 王逸 編, the
+commentator again: nobody), else nobody known (莊子注: the catalogue lists 莊子 as 南華真經).
 
 **A writer's dynasty** (``writer_dynasties``) is one map of every name the index can store (each
 person by one name, ``reader.person_names.person_name``) to one dynasty: what the held editions'
@@ -34,8 +35,9 @@ from typing import NamedTuple
 
 from catalogue.catalogue import entry
 
-from .catalogue_writers import (all_entries, choose_dynasty, classic_title, dynasty_spelling, plain_text_author,
-                                shown_people, writes_main_text, written_dynasties)
+from .catalogue_writers import (all_entries, choose_dynasty, dynasty_spelling, shown_people, writes_main_text,
+                                written_dynasties)
+from .commented_classic import classic_of, commentary_word, plain_text_author
 from .importers.mandoku.profiles import INDENT_LAYERS, MARKED_BLOCKS, PROFILES
 from .importers.mandoku.header import TITLE_VARIANTS
 from .models import Edition
@@ -93,9 +95,9 @@ def main_writers(work, edition) -> BookWriters:
     where the work names a commentator: such a note's writer is not known). The people named
     with an author's role (``reader.catalogue_writers.writes_main_text``) wrote the main text (左丘明 撰 for 春秋左傳注疏,
     not 杜預 注) and, in a work naming no commentator, its notes (王昭禹's 周禮詳解 aside, below).
-    But where the book is named after its notes (``classic_title``, its title or the
+    But where the book is named after its notes (``commentary_word``, its title or the
     catalogue's) and its people all have an author's role, they wrote the notes, and the main
-    text is the classic's authors' by the catalogue (``classic_title``). Where it names
+    text is the classic's authors' by the catalogue (``classic_of``). Where it names
     people but none with an author's role (周禮注疏: 鄭玄 注, 賈公彥 疏; 莊子注: 郭象 注), they are
     all commentators: the main text is the classic's authors' likewise (``()`` for 周禮, which
     the catalogue lists under its 注 alone), and it is a commentary book (``commentary_book``),
@@ -115,20 +117,22 @@ def main_writers(work, edition) -> BookWriters:
     if listed is not None and plain_text_author(listed.kr_id) is not None:
         return BookWriters(own, ())
     if people and not authors:
-        return BookWriters(_classic_authors(titles, commentators), (), True)
+        return BookWriters(_classic_authors(titles, commentators, work, listed), (), True)
     if not people or not all(writes_main_text(role) for _, role, _ in people):
         return BookWriters(own, (), bool(authors) and not own)
-    if not any(map(classic_title, titles)):
+    if not any(map(commentary_word, titles)):
         return BookWriters(own, own, bool(authors) and not own)
-    return BookWriters(_classic_authors(titles, {*authors, *commentators}), authors, True)
+    return BookWriters(_classic_authors(titles, {*authors, *commentators}, work, listed), authors, True)
 
 
-def _classic_authors(titles, others) -> tuple[str, ...]:
+def _classic_authors(titles, others, work, listed) -> tuple[str, ...]:
     """The authors (``writes_main_text``) the catalogue lists for the classic the first of
-    ``titles`` named after its notes comments on (``classic_title``: 史記集解 → 史記's 司馬遷),
-    each by one name, less ``others``; ``()`` where no title names a classic or the catalogue
-    lists no author of it (周禮注疏 → 周禮: 鄭玄 注 only)."""
-    classic = next((c for c in map(classic_title, titles) if c), "")
+    ``titles`` that names one comments on (``classic_of``, in ``work``'s 類, the catalogue entry
+    ``listed`` its own or None: 史記集解 → 史記's 司馬遷), each by one name, less ``others``; ``()``
+    where no title names a classic or the catalogue lists no author of it (周禮注疏 → 周禮: 鄭玄 注
+    only; 莊子注: none)."""
+    kanripo_id = listed.kr_id if listed is not None else ""
+    classic = next((c for t in titles if (c := classic_of(t, work.classification, kanripo_id))), "")
     theirs = _by_title().get(classic, ()) if classic else ()
     main = dict.fromkeys(person_name(p.name, [p.dynasty] if p.dynasty else None)
                          for p in theirs if writes_main_text(p.role))

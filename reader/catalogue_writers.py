@@ -8,14 +8,12 @@ importer (``reader.importers.mandoku``: ``appended``, ``paratext``, ``layer_writ
   (撰, 奉敕撰, 等奉勅撰, 編輯, 纂) names a work's author, who wrote its main text, and a person named
   with no role is an author too; every other role names a layer of notes (注, 傳, 箋, 疏, 音義,
   集解, 考證 …).
-* **A book named after its notes** (``COMMENTARY_TITLE``, ``classic_title``): a title ending in the
-  word for notes on a classic (史記集解, 楚辭章句, 莊子注, 南華真經註疏, 周禮詳解, 李太白集注); the
-  classic is the title before that word.
-* **A classic's own text takes its author from the classic's commentary edition**
-  (``plain_text_author``): the catalogue lists a classic's own text (``春秋左傳(正文)``) with nobody,
-  but its entry of the same classic with its commentaries (春秋左傳注疏) may name the classic's
-  author first, in an author's role, before its commentators (左丘明 撰, then 杜預 注 …): he is the
-  author of the text alone too.
+* **Who annotates** (``annotates``): a role that is no author's and writes no text of his own (注,
+  注志, 集解, 疏; not 撰志).
+
+Which classic a book comments on, and so who wrote a classic's own text the catalogue lists with
+nobody (春秋左傳(正文): 左丘明, from 春秋左傳注疏), is ``reader.commented_classic``'s rule, read with these
+roles.
 * **A name's dynasty** (``choose_dynasty``, ``listed_dynasty``, ``written_dynasties``): where the
   data print one name with several dynasties (two people of one name, or one person the sources
   date differently), the dynasty printed by the most held editions wins (the facets count the
@@ -38,11 +36,10 @@ Pure: the catalogue and the character tables are shipped data, read once; no dat
 """
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from functools import lru_cache
 
-from catalogue.catalogue import PLAIN_TEXT, CatalogueEntry, Person, classes, entries_of, entry
+from catalogue.catalogue import CatalogueEntry, Person, classes, entries_of, entry
 from characters.folding import fold
 
 from .person_names import DYNASTY_NAMES, dynasty_key, folded_catalogue_people, person_name
@@ -50,9 +47,6 @@ from .person_names import DYNASTY_NAMES, dynasty_key, folded_catalogue_people, p
 #: The last characters of a role that names a work's own author, who wrote its main text: 撰, 著,
 #: 奉敕撰, 等奉勅撰, 輯, 編, 纂 (Kanripo's catalogue and the bylines).
 AUTHOR_ROLE_ENDS = "撰著輯編纂"
-#: A book named after its notes on a classic: the word for its notes ends its title (module
-#: docstring).
-COMMENTARY_TITLE = re.compile(r"(?:[集詳]?解|章句|句讀|索隱|正義|(?:集|箋|詳|補)?[注註](?:疏)?|[注註]?[疏䟽])$")
 #: The longest courtesy name (字) a byline prints after a name: one or two characters.
 COURTESY_MAX = 2
 #: Characters that join or make a byline's roles, never a courtesy name's: 後漢書's
@@ -79,20 +73,6 @@ def writes_main_text(role: str) -> bool:
     return not role or role[-1] in AUTHOR_ROLE_ENDS
 
 
-def classic_title(title: str) -> str:
-    """The classic a book named after its notes comments on (``COMMENTARY_TITLE``): 史記集解 →
-    史記, 楚辭章句 → 楚辭, 道德真經注 → 道德真經; "" for any other title."""
-    word = commentary_word(title)
-    return title[:-len(word)] if word else ""
-
-
-def commentary_word(title: str) -> str:
-    """The word for notes that ends ``title`` (``COMMENTARY_TITLE``): 史記集解 → 集解, 李太白集注 →
-    集注, 南華真經註疏 → 註疏; "" for a title that is no more than that word or ends otherwise."""
-    match = COMMENTARY_TITLE.search(title or "")
-    return match.group() if match and match.start() else ""
-
-
 @lru_cache(maxsize=1)
 def all_entries() -> tuple[CatalogueEntry, ...]:
     """Every work of the catalogue, class by class in the catalogue's order, read once."""
@@ -105,11 +85,6 @@ def work_people(kanripo_id: str) -> tuple[Person, ...]:
     for a work it does not list or lists nobody for."""
     listed = entry(kanripo_id) if kanripo_id else None
     return listed.people if listed is not None else ()
-
-
-#: What a 傳 is named by in the title of its own commentary edition: the catalogue lists 春秋穀梁傳(正文)
-#: and its commentaries as 春秋穀梁注疏, without the 傳 (春秋左傳注疏 and 春秋公羊傳注疏 keep it).
-ZHUAN = "傳"
 
 
 def annotates(role: str) -> bool:
@@ -142,31 +117,6 @@ def shown_dynasty(listed: CatalogueEntry) -> str:
     if people and listed.dynasty and dynasty_key(listed.dynasty) == dynasty_key(people[0].dynasty):
         return shown_people(people)[0].dynasty
     return dynasty_spelling(listed.dynasty)
-
-
-def plain_text_author(kanripo_id: str) -> tuple[Person, CatalogueEntry] | None:
-    """``(the author, the entry naming him)`` for a catalogue entry of a classic's own text that names
-    nobody (``catalogue.PLAIN_TEXT``: 春秋左傳(正文) KR1e0001): the first person of the catalogue's
-    entry, in the same 類, of a book on that classic named after its notes (``classic_title``, the
-    classic's name with or without its closing 傳, ``ZHUAN``) whose people open with the classic's
-    author and go on to its commentators: his role an author's, given (``writes_main_text``: 撰, not
-    no role, as 孟子解's bare 蘇轍, who wrote notes), and someone after him in a commentator's (春秋左傳注疏
-    KR1e0004: 左丘明 撰 周, then 杜預 注, 孔穎達 疏, 陸德明 音義; 公羊高 for 春秋公羊傳 from KR1e0006,
-    穀梁赤 for 春秋穀梁傳 from 春秋穀梁注疏 KR1e0010). None for any other entry, for one that names
-    someone, and where no such entry is found (周禮(正文): 周禮注疏 names 鄭玄 注 first, a commentator;
-    周易, 尚書, 毛詩 … likewise): 13 entries of the classics' own texts, three take an author."""
-    listed = entry(kanripo_id) if kanripo_id else None
-    if listed is None or listed.people or not listed.title.endswith(PLAIN_TEXT):
-        return None
-    classic = listed.title[:-len(PLAIN_TEXT)]
-    names = {classic, classic.removesuffix(ZHUAN)}
-    for other in entries_of(listed.cls):
-        people = other.people
-        if (classic_title(other.title) in names and len(people) > 1
-                and people[0].role and writes_main_text(people[0].role)
-                and any(not writes_main_text(p.role) for p in people[1:])):
-            return people[0], other
-    return None
 
 
 def byline_roles(people: tuple[Person, ...], byline: list[dict[str, str]]) -> tuple[Person, ...]:

@@ -35,7 +35,8 @@ from collections import Counter
 
 from catalogue.catalogue import entry
 
-from .catalogue_writers import byline_roles, dynasty_spelling, plain_text_author, shown_dynasty, shown_people
+from .catalogue_writers import byline_roles, dynasty_spelling, shown_dynasty, shown_people
+from .commented_classic import plain_text_author
 from .person_names import person_name
 from .pieces import LABEL, NOTE_KINDS
 from .quoted_names import SIGNED_NAMES
@@ -54,7 +55,7 @@ def work_people(work, edition=None, *, whole_work: bool = False) -> list[dict[st
     alone (``MAKERS_ROLES``: 〔漢〕司馬遷撰, not the 集解, 索隱 and 正義 it does not print) unless
     ``whole_work`` (a list of works, where ``edition`` only lends its byline: the work as the catalogue gives it),
     for an entry of a classic's own text that names nobody, the classic's author as the catalogue's
-    entry of its commentaries names him (``reader.catalogue_writers.plain_text_author``: 春秋左傳(正文)
+    entry of its commentaries names him (``reader.commented_classic.plain_text_author``: 春秋左傳(正文)
     ``[{"dynasty": "周", "name": "左丘明", "role": "撰", "source": "KR1e0004"}]``, ``source`` the
     Kanripo ID of that entry, shown by ``shown_byline``; decision 0054),
     else ``edition``'s byline (the first edition of the work with one when ``edition`` is

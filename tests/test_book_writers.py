@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 from reader.book_writers import BookWriters, book_people, main_dynasties, main_writers
-from reader.catalogue_writers import classic_title, dynasty_spelling
+from reader.catalogue_writers import dynasty_spelling
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.mandoku import parse_mandoku
 from reader.importers.source import decode_bytes
@@ -64,14 +64,12 @@ def test_the_main_text_of_a_commentary_book_is_never_its_commentators():
     got = {}
     for kanripo_id in EXPECTED:
         title, byline = _first_byline(COMMENTARY / kanripo_id)
-        work = SimpleNamespace(kanripo_id=kanripo_id, title=title, author="", dynasty="")
+        work = SimpleNamespace(kanripo_id=kanripo_id, title=title, classification="", author="", dynasty="")
         got[kanripo_id] = main_writers(work, SimpleNamespace(kanripo_id=kanripo_id, byline=byline))
     assert got == EXPECTED
 
 
-def test_a_title_names_the_classic_its_notes_are_on():
-    assert [classic_title(t) for t in ("史記集解", "楚辭章句", "莊子注", "南華真經註疏", "周禮詳解", "水經注",
-                                       "史記", "禮書綱目")] == ["史記", "楚辭", "莊子", "南華真經", "周禮", "水經", "", ""]
+def test_a_dynasty_is_spelt_as_the_facets_show_it():
     assert (dynasty_spelling("淸"), dynasty_spelling("清"), dynasty_spelling("南唐"), dynasty_spelling("")) == (
         "清", "清", "南唐", "")
 
@@ -91,7 +89,7 @@ def test_the_facets_read_the_people_the_work_page_names():
     got = {}
     for kanripo_id in expected:
         title, byline = _first_byline(COMMENTARY / kanripo_id)
-        work = SimpleNamespace(kanripo_id=kanripo_id, title=title, author="", dynasty="")
+        work = SimpleNamespace(kanripo_id=kanripo_id, title=title, classification="", author="", dynasty="")
         edition = SimpleNamespace(kanripo_id=kanripo_id, byline=byline)
         assert book_people(work, edition) == _page_people(work, edition)
         got[kanripo_id] = book_people(work, edition)
@@ -102,7 +100,7 @@ def test_a_byline_does_not_replace_the_people_the_catalogue_lists_without_a_role
     """儀禮注疏: the catalogue lists 鄭玄 alone with no role; a byline printing 鄭氏注 and 賈公彥疏
     gives the page 〔漢〕鄭玄 (鄭氏 is not the catalogue's name), and the facets the same one person,
     where they took the byline's two; the classic's text is still no 漢 text."""
-    work = SimpleNamespace(kanripo_id="KR1d0028", title="儀禮注疏", author="", dynasty="")
+    work = SimpleNamespace(kanripo_id="KR1d0028", title="儀禮注疏", classification="", author="", dynasty="")
     edition = SimpleNamespace(kanripo_id="KR1d0028", byline=[{"name": "鄭氏", "role": "注", "dynasty": "漢"},
                                                              {"name": "賈公彥", "role": "疏", "dynasty": "唐"}])
     assert book_people(work, edition) == _page_people(work, edition) == [("鄭玄", "", "漢")]

@@ -403,14 +403,15 @@ def test_a_classics_own_text_takes_its_author_from_the_catalogues_entry_of_its_c
     """春秋左傳 (the tls 正文, KR1e0001) stood on ``/classes/KR1e/`` as 撰人未詳: Kanripo's catalogue lists
     ``春秋左傳(正文)`` with nobody, while its ``春秋左傳注疏`` (KR1e0004) names 左丘明 撰 before 杜預 注, 孔穎達 疏,
     陸德明 音義. The catalogue's own entry of the same classic's commentaries names its author
-    (``reader.catalogue_writers.plain_text_author``): of the catalogue's 13 entries of a classic's own text,
+    (``reader.commented_classic.plain_text_author``): of the catalogue's 13 entries of a classic's own text,
     the three 春秋 傳 take one (春秋穀梁注疏 names its 傳 without 傳); the others' commentaries name their
     commentator first (周禮注疏: 鄭玄 注) and stay 撰人未詳. Pages show the entry he was taken from; the API
     gives it as ``source``; citations and the author facet name him, the edition's own notes (its years,
     「(722 B.C.)」) are not his."""
     from catalogue.catalogue import PLAIN_TEXT
     from reader.book_writers import BookWriters, main_writers
-    from reader.catalogue_writers import all_entries, plain_text_author
+    from reader.catalogue_writers import all_entries
+    from reader.commented_classic import plain_text_author
     found = {e.kr_id: plain_text_author(e.kr_id) for e in all_entries() if e.title.endswith(PLAIN_TEXT)}
     assert len(found) == 13
     assert {k: (v[0].name, v[0].role, v[0].dynasty, v[1].kr_id, v[1].title) for k, v in found.items() if v} == {

@@ -4,7 +4,7 @@ dynasty shown for one the catalogue writes two ways, and a courtesy name run on 
 from collections import Counter
 
 from catalogue.catalogue import Person
-from reader.catalogue_writers import (byline_roles, choose_dynasty, classic_title, courtesy_split, dynasty_spelling, folded_name,
+from reader.catalogue_writers import (byline_roles, choose_dynasty, courtesy_split, dynasty_spelling, folded_name,
                                       listed_dynasty, sole_dynasty, work_people, writes_main_text, written_dynasties)
 from reader.person_names import dynasty_key, person_name
 
@@ -14,13 +14,10 @@ def test_an_authors_role_ends_in_zhuan_zhu_ji_bian_or_zuan():
     assert [writes_main_text(r) for r in ("注", "音義", "疏", "集解", "考證", "撰校勘記")] == [False] * 6
 
 
-def test_one_list_of_a_works_people_and_one_commentary_title():
+def test_one_list_of_a_works_people():
     assert [(p.name, p.role, p.dynasty) for p in work_people("KR1a0007")] == [
         ("王弼", "注", "魏"), ("韓康伯", "注", "晉"), ("陸德明", "音義", "唐"), ("孔穎達", "疏", "唐")]
     assert work_people("KR9z9999") == () and work_people("") == ()
-    # the importer's compiler_notes and the facets read one pattern: 李太白集注 and 史記集解 alike
-    assert [classic_title(t) for t in ("李太白集注", "杜詩詳註", "史記集解", "楚辭章句", "李太白集")] == [
-        "李太白", "杜詩", "史記", "楚辭", ""]     # 集注: collected notes
 
 
 def test_a_person_listed_with_no_role_takes_the_role_his_byline_prints():

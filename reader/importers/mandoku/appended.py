@@ -20,7 +20,8 @@ import re
 
 from characters.units import cut
 
-from ...catalogue_writers import commentary_word, work_people, writes_main_text
+from ...catalogue_writers import work_people, writes_main_text
+from ...commented_classic import commentary_word
 
 #: Roles of the writers of a note's commentary, as the catalogue and bylines write them.
 COMMENTARY_ROLES = ("注", "註", "箋", "傳", "集解", "御注", "解詁", "箋注", "章句", "句解")
@@ -69,7 +70,7 @@ def catalogue_people(kanripo_id: str) -> list[tuple[str, str]]:
 
 def compiler_notes(title: str, bylines: list[dict[str, str]]) -> list[tuple[str, str]]:
     """``[(name, "注")]`` when the book titled ``title`` is named after its 注
-    (``reader.catalogue_writers.commentary_word`` ending in 注 or 註: 李太白集注, 杜詩詳註) and its
+    (``reader.commented_classic.commentary_word`` ending in 注 or 註: 李太白集注, 杜詩詳註) and its
     byline names one person, as its author (a role of ``writes_main_text``): 李太白集注 prints
     「錢塘　王𤦺　撰」, and what he 撰 is the notes (the poems are 李白's), his own remarks signed 琦按
     among them. [] otherwise: a book named after its 解, 章句 or 疏 may print its author's words at
