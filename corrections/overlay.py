@@ -60,6 +60,7 @@ from .anchors import Anchor, locate
 from .links import href, label
 from .models import ACCEPTED, ANNOTATION, BYLINE, HEADING, LAYER, MAIN_TEXT, SECTION_START, STRUCTURE, TEXT, Proposal
 from .pieces import candidates, juan_pieces
+from .positions import character_starts
 
 #: The kinds that change the reading (annotations are shown beside it).
 CORRECTING = (TEXT, LAYER, STRUCTURE)
@@ -292,8 +293,8 @@ class JuanOverlay:
     def changes(self, section: int, position: int) -> list[tuple[int, int, int]]:
         """``[(start, end, length of the new text), ...]``: the text corrections of the piece at
         ``(section, position)``, in text order, in code points of the text as imported."""
-        return sorted((c.start, c.end, len(c.proposal.replacement)) for c in self.by_piece.get((section, position), ())
-                      if c.proposal.kind == TEXT)
+        return sorted(edit(c.start, c.end, c.proposal.original, c.proposal.replacement)
+                      for c in self.by_piece.get((section, position), ()) if c.proposal.kind == TEXT)
 
     def notes(self, section: int, position: int) -> list[Placed]:
         """The public annotations of the piece at ``(section, position)``, in text order."""
@@ -422,6 +423,28 @@ class JuanOverlay:
         return out
 
 
+def edit(start: int, end: int, original: str, replacement: str) -> tuple[int, int, int]:
+    """A text correction of the span ``start``–``end`` (code points of the text as imported) that
+    reads ``original`` there and ``replacement`` after, as ``(start, end, length of the new text)``
+    of the characters it changes: the characters (``positions.CHARACTER``) both texts open and end
+    with are kept out of the span. 「帝高陽」 made 「帝髙陽」 at 0–3 is ``(1, 2, 1)``: an annotation of
+    「高陽」 (1–3) still reads 2–3 on the page, not the whole corrected span. The text it makes is the
+    same (``text[:start] + new + text[end:]``); a replacement that shares nothing is the whole span."""
+    if len(original) != end - start:  # not the span's text (never so for a placed correction)
+        return start, end, len(replacement)
+    old_at, new_at = character_starts(original), character_starts(replacement)
+    head = 0
+    while (head < min(len(old_at), len(new_at)) - 1
+           and original[old_at[head]:old_at[head + 1]] == replacement[new_at[head]:new_at[head + 1]]):
+        head += 1
+    tail = 0
+    while (tail < min(len(old_at), len(new_at)) - 1 - head
+           and original[old_at[-tail - 2]:old_at[-tail - 1]] == replacement[new_at[-tail - 2]:new_at[-tail - 1]]):
+        tail += 1
+    cut_start, cut_end = old_at[head], old_at[-tail - 1]
+    return start + cut_start, start + cut_end, new_at[-tail - 1] - new_at[head]
+
+
 def shown_offset(changes: list[tuple[int, int, int]], offset: int) -> int:
     """Code point ``offset`` of a piece's text as imported, in its corrected text (``changes``:
     ``JuanOverlay.changes``). An offset inside a corrected span goes to its start, so a page
@@ -457,7 +480,7 @@ def piece_changes(edition_id: int, juan_number: int, section: int, piece: int) -
     stored places (one query; a re-import moves them, ``recheck.recheck``)."""
     rows = Proposal.objects.filter(edition_id=edition_id, juan_number=juan_number, section_position=section,
                                    piece_position=piece, status=ACCEPTED, kind=TEXT)
-    return sorted((s, e, len(r)) for s, e, r in rows.values_list("start", "end", "replacement"))
+    return sorted(edit(*row) for row in rows.values_list("start", "end", "original", "replacement"))
 
 
 def mark_title(p: Proposal) -> str:

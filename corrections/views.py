@@ -41,7 +41,7 @@ from .headings import CHAPTER, CLOSER, HEADINGS, TITLE_LINE, HeadingPlace, headi
 from .markup import markup_like
 from .models import (ACCEPTED, KIND_CHOICES, OWN_KINDS, PENDING, PRIVATE, REVERTED, SET_ASIDE,
                      STRUCTURE_CHOICES, TAGS, TEXT, Proposal)
-from .overlay import juan_overlay, shown_offset
+from .overlay import edit, juan_overlay, shown_offset
 from .pieces import juan_texts
 from .positions import PieceSpan, char_span, piece_ranges, to_section
 from .roles import CONTRIBUTOR, can_propose, is_editor
@@ -239,10 +239,10 @@ def name_places(proposals) -> list:
     juans = {pk: (edition, number) for pk, edition, number in Juan.objects.filter(
         edition_id__in=editions, number__in=numbers).values_list("pk", "edition_id", "number")}
     changes: dict[tuple, list] = {}
-    for edition, number, section, piece, start, end, new in Proposal.objects.filter(
+    for edition, number, section, piece, start, end, old, new in Proposal.objects.filter(
             edition_id__in=editions, juan_number__in=numbers, status=ACCEPTED, kind=TEXT).values_list(
-            "edition_id", "juan_number", "section_position", "piece_position", "start", "end", "replacement"):
-        changes.setdefault((edition, number, section, piece), []).append((start, end, new))
+            "edition_id", "juan_number", "section_position", "piece_position", "start", "end", "original", "replacement"):
+        changes.setdefault((edition, number, section, piece), []).append((start, end, old, new))
     wanted = {(p.edition_id, p.juan_number, p.section_position) for p in placed}
     rows: dict[tuple, list] = {}
     for row in (Piece.objects.filter(section__juan_id__in=juans, section__position__in={w[2] for w in wanted})
@@ -253,12 +253,13 @@ def name_places(proposals) -> list:
         if key in wanted:
             rows.setdefault(key, []).append(row)
     shown: dict[tuple, list[tuple[int, str]]] = {  # in the order the page reads them (forms.page_order)
-        key: [(r.position, corrected(r.text, changes.get((*key, r.position), [])))
+        key: [(r.position, corrected(r.text, [(s, e, new) for s, e, _old, new
+                                                  in changes.get((*key, r.position), [])]))
               for r in page_order(pieces, pieces[0].section.juan.columns_reversed)]
         for key, pieces in rows.items()}
     for p in placed:
-        mine = sorted((s, e, len(r)) for s, e, r in changes.get((p.edition_id, p.juan_number, p.section_position,
-                                                                   p.piece_position), []))
+        mine = sorted(edit(*c) for c in changes.get((p.edition_id, p.juan_number, p.section_position,
+                                                     p.piece_position), []))
         span = PieceSpan(p.piece_position, shown_offset(mine, p.start), shown_offset(mine, p.end))
         pieces = shown.get((p.edition_id, p.juan_number, p.section_position), [])
         place = to_section(pieces, span)

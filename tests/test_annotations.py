@@ -2,6 +2,7 @@
 https page) (issue 31): proposed, checked, shown in the margin, filtered, exported as Web
 Annotation bodies and in TEI; and what hostile users try with them."""
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -257,3 +258,24 @@ def test_an_annotation_frames_its_characters_and_stands_beside_them(client, seed
     vertical = client.get(URL + "1/?layout=vertical").content.decode()
     assert 'class="annotated-text"' not in vertical and vertical.count(note) == 1 and "annotation-marker" not in vertical
     assert vertical.index(note) > vertical.index('id="s1-p3"')
+
+
+def test_a_correction_of_letters_around_an_annotation_leaves_its_span_as_it_was(client, seed_juan, people):
+    """An accepted text correction whose span holds an annotation's characters, and which changes
+    other characters of it (「宰告於君」 made 「宰吿於君」: 告 to its variant 吿), leaves the annotation on
+    the characters it was on: 「於君」 stays framed alone and named 第 N–N+1 字 in the queue, as before
+    the correction (it was widened to the corrected span's first character: 第 N-2–N+1 字)."""
+    at = NOTE.index("於君")
+    note = propose(people["contributor"], seed_juan, kind="annotation", section=1, piece=3, start=at, end=at + 2,
+                   replacement="君謂國君", reason="職官")
+    accept(note, people["editor"])
+    fix = propose(people["contributor"], seed_juan, kind="text", section=1, piece=3, start=at - 2, end=at + 2,
+                  replacement="宰吿於君", reason="他本")
+    accept(fix, people["editor"])
+    html = client.get(URL + "1/?layout=horizontal").content.decode()
+    piece = html[html.index('id="s1-p3"'):html.index('id="s1-p4"')]
+    assert ('射<span class="corrected">宰吿</span><span class="annotated-text"><span class="corrected">於君</span></span>'
+            f'<a class="corr-mark" href="/corrections/{fix.pk}/"') in piece
+    client.force_login(people["editor"])
+    page = client.get(f"/corrections/{note.pk}/").content.decode()
+    assert re.search(rf"<dt>位置</dt><dd><a [^>]+>禮書綱目 卷十 §1</a>，第 {53 + at}–{54 + at} 字", page)

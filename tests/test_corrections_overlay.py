@@ -138,6 +138,16 @@ def test_offsets_map_between_the_text_as_imported_and_the_corrected_text():
     assert [imported_offset(changes, o) for o in range(11)] == [0, 1, 3, 4, 5, 6, 6, 6, 7, 8, 10]
 
 
+def test_a_text_correction_changes_only_the_characters_it_makes_other():
+    from corrections.overlay import edit
+    assert edit(10, 13, "帝高陽", "帝髙陽") == (11, 12, 1)
+    assert edit(0, 2, "君君", "君上君") == (1, 1, 1)  # an insertion between the two
+    assert edit(4, 6, "將有", "") == (4, 6, 0)  # a deletion
+    assert edit(0, 10, "從&KR1969;聲", "從&KR1970;聲") == (1, 9, 8)  # a gaiji is one character, never cut
+    assert edit(3, 5, "之事", "之事") == (5, 5, 0)  # nothing changed
+    assert edit(3, 6, "之事", "之士") == (3, 6, 2)  # a text other than the span's: the whole span
+
+
 def test_a_sections_name_reads_its_corrected_text_everywhere(client, empty_db, search_backend, people):
     """荀子 卷第一 §1 is untitled, named by its opening words, which the file prints 「君子曰學不可以巳…」
     (巳 for 已). After an accepted 巳→已 the section page and its citation said 已 (they read the
