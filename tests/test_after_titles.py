@@ -68,7 +68,61 @@ def test_every_juan_of_both_books_that_lists_its_pieces():
     assert titled(parse(BUZHU.format(17)))[1:3] == [("逢尤", "悲兮愁哀兮"), ("怨上", "令尹兮謷謷")]
     assert pieces(parse(SBCK.format(4))) == ["惜誦", "渉江", "哀郢", "抽思", "懷沙", "思美人", "惜往日", "橘頌", "悲回風"]
     # 楚辭 卷十三: the list's last title 謬諫 stood as a heading over 王逸's 序 and the first piece
-    assert titled(parse(SBCK.format(13)))[1:4] == [("", "七諫者東方"), ("初放", "平生於國兮"), ("怨世", "惟往古之得")]
+    assert titled(parse(SBCK.format(13)))[1:4] == [("", "七諫者東方"), ("初放", "平生於國兮"), ("沈江", "惟往古之得")]
+
+
+def test_a_title_lost_with_a_page_closes_its_piece_at_that_page():
+    """楚辭 四部叢刊 lost the pages 沈江, 自悲 (卷十三) and 離世 (卷十六) were printed on after their pieces
+    (``<pb:…_013-9a>`` right over ``<pb:…_013-10a>``: 9a holds no line; 楚辭補注 prints the 49 characters
+    of the classic and the title that are not there): each skipped title of the list closes its piece
+    at the lost page, the note run on over it cut in two there, and the pieces after keep their own
+    titles (沈江's piece was titled 怨世, 自悲's 哀命, 離世's 怨思)."""
+    thirteen = parse(SBCK.format(13))
+    assert titled(thirteen) == [
+        ("", "初放沈江怨"), ("", "七諫者東方"), ("初放", "平生於國兮"), ("沈江", "惟往古之得"), ("沈江", "追悔過之無"),
+        ("怨世", "溷湛湛而日"), ("怨世", "意有所載而"), ("怨思", "賢士窮而隱"), ("自悲", "居愁懃其誰"), ("哀命", "分離"),
+        ("謬諫", "怨靈脩之浩"), ("謬諫", "衆鳥皆有行"), ("謬諫", "亂曰鸞皇孔")]
+    assert pieces(thirteen) == ["初放", "沈江", "怨世", "怨思", "自悲", "哀命", "謬諫"]
+    assert pieces(parse(BUZHU.format(13))) == ["初放", "沈江", "怨世", "怨思", "息悲", "哀命", "謬諫"]
+    # 沈江 ends at the lost page: the note 「…補曰戰國䇿云積羽沈舟…」 and the next page's 「補曰殱盡也…」 were one
+    before, after = thirteen.sections[4], thirteen.sections[5]
+    assert (before.pieces[-1].text[-10:], after.pieces[0].text, after.pieces[1].text) == (
+        "羣輕折軸累釋文力瑞切", "補曰殱盡也瀐泉一見一否並音尖", "溷湛湛而日多")
+    assert before.pieces[-1].layout[-1] == (len(before.pieces[-1].text), ")¶\n")
+    assert after.pieces[0].layout[0] == (0, "<pb:KR4a0002_SBCK_013-9a>¶\n<pb:KR4a0002_SBCK_013-10a>¶\n(")
+    # two lost pages between 初放 and 怨世, one title skipped: the second page's piece is undecided
+    assert [w.split("KR4a0002_013.txt:")[1] for w in thirteen.warnings if "lost page" in w] == [
+        "256:1: 2 lost pages before the title 怨世 and 1 title(s) of the head list not printed (沈江): the text "
+        "after the first lost page keeps the title 怨世, undecided"]
+    sixteen = parse(SBCK.format(16))
+    assert titled(sixteen) == [
+        ("", "逢紛離世"), ("逢紛", "伊伯庸之末"), ("離世", "靈懷其不吾"), ("離世", "䰟眷眷而獨"), ("怨思", "身憔悴而考"),
+        ("逺逝", "志隱隱而鬱"), ("惜賢", "覽屈氏之離"), ("憂苦", "悲余心之悁"), ("愍命", "昔皇考之嘉"), ("思古", "冥冥深林兮"),
+        ("逺遊", "悲余性之不")]
+    assert pieces(sixteen) == pieces(parse(BUZHU.format(16))) == [
+        "逢紛", "離世", "怨思", "逺逝", "惜賢", "憂苦", "愍命", "思古", "逺遊"]
+    assert [(p.kind, p.text) for p in sixteen.sections[3].pieces[-2:] + sixteen.sections[4].pieces[:2]] == [
+        ("note", "眷一作睠"), ("note", "補曰睠古倦切顧也"),
+        ("note", "皃也言巳放逐心中鬱鬱憂而愁毒雖坎壈不遇志不離於忠信也補曰壈力感切"), ("text", "身憔悴而考旦兮")]
+    assert not [w for w in sixteen.warnings if "lost page" in w]
+
+
+def test_a_skipped_title_with_no_lost_page_is_left_out_and_said():
+    """Where the list's title is skipped and no page is lost between the two returns, nothing tells where
+    the piece ends: the text keeps the title printed after it, and the warning says so."""
+    text = HEAD + POEMS[0] + "　　　　甲篇¶\n" + POEMS[1] + POEMS[2] + "　　　　丙篇¶\n"
+    doc = parse_mandoku(text, "KR4a9999_002.txt")
+    assert [(s.title, [p.text for p in s.pieces if p.kind != "note"][-2:]) for s in doc.sections] == [
+        ("甲篇", ["天地玄黄兮宇宙洪荒", "甲篇"]), ("丙篇", ["寒來暑往兮秋收冬藏", "丙篇"])]
+    assert doc.sections[1].pieces[0].text == "日月盈昃兮辰宿列張"
+    assert [w for w in doc.warnings if "lost page" in w] == [
+        "KR4a9999_002.txt:17:1: 1 title(s) of the head list not printed before the title 丙篇 (乙篇) and 0 lost "
+        "page(s): 乙篇 left out, undecided"]
+    lost = text.replace(POEMS[2], "<pb:KR4a9999_WYG_002-2a>¶\n<pb:KR4a9999_WYG_002-3a>¶\n" + POEMS[2])
+    doc = parse_mandoku(lost, "KR4a9999_002.txt")
+    assert [(s.title, [p.text for p in s.pieces if p.kind != "note"][-2:]) for s in doc.sections] == [
+        ("甲篇", ["天地玄黄兮宇宙洪荒", "甲篇"]), ("乙篇", ["日月盈昃兮辰宿列張"]), ("丙篇", ["寒來暑往兮秋收冬藏", "丙篇"])]
+    assert not [w for w in doc.warnings if "lost page" in w]
 
 
 def test_the_head_list_is_read_from_the_lines_under_the_chapter_heading():

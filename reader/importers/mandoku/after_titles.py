@@ -33,6 +33,18 @@ return (the 亂曰 a copy prints before the last title) keeps the last title. A 
 first piece (the list, 王逸's 序: no classic text) is titled by none of the list's titles. A juan
 without a head list, or whose titles come before their pieces, is unchanged.
 
+**A title lost with a page** (``lost_titles``): where the returns, matched to the list by name, skip
+titles of the list (楚辭 四部叢刊 卷十三 returns 初放 then 怨世, with no 沈江; 卷十六 逢紛 then 怨思,
+with no 離世), the skipped pieces' titles stood on pages the copy lost: a page marked with no line of
+text, the next page's marker right under it (``<pb:…_013-9a>¶`` over ``<pb:…_013-10a>¶``; each of the 21
+such places of 楚辭 四部叢刊 lacks text 楚辭補注 prints there, and 補注 prints 沈江 and 離世 on what they
+lost). Only the returns tell the pieces apart, so only such a page can end a skipped piece: each
+skipped title closes its piece at the first lost page between the two returns not taken by a title
+before it (a note run on over the lost page, two printed notes read as one, is cut there). Where
+more lost pages stand between the two returns than titles are skipped, the pieces after the first are
+undecided and the text keeps the title printed after it (the book's order); where fewer, a skipped
+title is left out: both are named in the juan's warnings with their lines.
+
 Pure: paragraphs only move between neighbouring sections (or a section is cut after a return), a
 piece's kind ``TEXT`` may become ``LABEL``; the file writes back the same. Runs once the layers
 are read (``parser._Parser.parse``: the 序 is ``PARATEXT`` by then).
@@ -43,7 +55,7 @@ import re
 
 from ..document import CLASSIC, LABEL, NOTE, TEXT, ChapterDoc, JuanDocument, PieceDoc, SectionDoc
 from ..positions import piece_positions
-from .cuts import split_section
+from .cuts import split_piece, split_section
 from .lines import IDEO_SPACE
 from .piece_heads import HEADING_MAX
 
@@ -58,6 +70,9 @@ LIST_MIN = 3
 HEAD_SKIP = 2
 #: A head list's line: a title alone, printed in, with at most its note (``　　　　惜誦(一作/惜論)¶``).
 LIST_LINE = re.compile(rf"^\u3000{{{LIST_INDENT},}}(?P<title>[^\s\u3000()<>¶/]{{1,{HEADING_MAX}}})(?:\([^()]*\))?¶?$")
+#: A lost page in a piece's layout: a page marker on its line with the next page's marker right
+#: under it (``<pb:KR4a0002_SBCK_013-9a>¶\n<pb:KR4a0002_SBCK_013-10a>``): the page holds no line.
+LOST_PAGE = re.compile(r"<pb:(?P<lost>[^<>()¶\s]+)>¶?\n<pb:(?P<next>[^<>()¶\s]+)>")
 
 
 def head_titles(lines: list[str], first_line: int) -> tuple[list[str], int]:
@@ -105,14 +120,16 @@ def _classic(section: SectionDoc) -> int:
     return sum(len(p.text) for p in section.pieces if p.kind == TEXT and p.effective_layer == CLASSIC)
 
 
-def after_titles(doc: JuanDocument, lines: list[str]) -> int:
+def after_titles(doc: JuanDocument, lines: list[str], path: str = "") -> int:
     """Read the titles each chapter of ``doc`` prints after its pieces (module docstring) in place;
-    ``lines`` are the source file's lines. Returns how many titles now close their piece (0 where
-    no chapter is of that layout)."""
+    ``lines`` are the source file's lines, ``path`` names the file in the warnings ``doc.warnings``
+    gains (``path:LINE:COLUMN: …``) where a title lost with a page could not be placed for sure.
+    Returns how many titles now close their piece, lost ones included (0 where no chapter is of
+    that layout)."""
     if not doc.chapters or not lines:
         return 0
     positions = piece_positions(doc)
-    return sum(_chapter(doc, chapter, lines, positions) for chapter in doc.chapters)
+    return sum(_chapter(doc, chapter, lines, positions, path) for chapter in doc.chapters)
 
 
 def _returns(chapter: ChapterDoc, listed: list[str], last_line: int,
@@ -138,7 +155,8 @@ def _of_layout(chapter: ChapterDoc, listed: list[str], returns: list[tuple[int, 
     return before > 0 and before > after
 
 
-def _chapter(doc: JuanDocument, chapter: ChapterDoc, lines: list[str], positions: dict[int, tuple[int, int]]) -> int:
+def _chapter(doc: JuanDocument, chapter: ChapterDoc, lines: list[str], positions: dict[int, tuple[int, int]],
+             path: str = "") -> int:
     if not chapter.sections:
         return 0
     listed, last_line = head_titles(lines, chapter.sections[0].line)
@@ -150,11 +168,17 @@ def _chapter(doc: JuanDocument, chapter: ChapterDoc, lines: list[str], positions
     if not returns or not _of_layout(chapter, listed, returns, last_line, positions):
         return 0
     sections = chapter.sections
-    ends: list[int] = []  # the paragraphs that close a piece, by identity
+    ends: dict[int, str] = {}  # the piece that closes a piece of the chapter, by identity: that piece's title
+    lost, unsure = lost_titles(chapter, listed, returns, positions)
+    doc.warnings.extend(f"{path}:{line}:1: {message}" for line, message in unsure)
+    for piece, offset, title in reversed(lost):  # from the end: the places before stay where they are
+        ends[id(_cut_at(sections, piece, offset))] = title
+    if lost:
+        returns = _returns(chapter, listed, last_line, positions)
     for si, pi in reversed(returns):  # from the end: indexes before stay valid
         para = sections[si].paragraphs[pi]
         para[0].kind = LABEL
-        ends.append(id(para[0]))
+        ends[id(para[0])] = para[0].text
         cut = _after_notes(sections[si].paragraphs, pi + 1)
         if cut is not None:  # the next piece goes on in this section: cut it there, the title's notes kept
             new = split_section(sections, si, *cut, title="")
@@ -168,13 +192,66 @@ def _chapter(doc: JuanDocument, chapter: ChapterDoc, lines: list[str], positions
     for section in chapter.sections:
         section.line = positions.get(id(section.paragraphs[0][0]), (section.line, 1))[0] if section.paragraphs else section.line
         run.append(section)
-        closing = next((p for para in section.paragraphs for p in para[:1] if id(p) in ends), None)
-        if closing is not None:
-            title = closing.text
+        closing = [ends[id(p)] for para in section.paragraphs for p in para if id(p) in ends]
+        if closing:
+            title = closing[-1]
             _name(run, title, listed)
             run = []
     _name(run, title, listed)  # the 亂曰 a copy prints before the last title: the last piece's
-    return len(returns)
+    return len(returns) + len(lost)
+
+
+def lost_titles(chapter: ChapterDoc, listed: list[str], returns: list[tuple[int, int]],
+                positions: dict[int, tuple[int, int]]) -> tuple[list[tuple[PieceDoc, int, str]], list[tuple[int, str]]]:
+    """The titles of ``listed`` the ``returns`` (``(section, paragraph)`` indexes, in order) skip, each
+    placed at the lost page that closes its piece (module docstring): ``(piece, offset, title)``, the
+    page's markers standing in ``piece``'s layout at character ``offset``; and ``(line, message)`` for
+    each place left undecided (more lost pages than skipped titles between two returns, or fewer).
+    Only two returns both listed bound a skip (a return the list spells otherwise takes a place of its
+    own); pages lost before the first return or after the last are not read."""
+    sections = chapter.sections
+    at = {(si, pi): listed.index(sections[si].paragraphs[pi][0].text) if sections[si].paragraphs[pi][0].text in
+          listed else None for si, pi in returns}
+    lost: list[tuple[PieceDoc, int, str]] = []
+    unsure: list[tuple[int, str]] = []
+    for a, b in zip(returns, returns[1:]):
+        if at[a] is None or at[b] is None or at[b] - at[a] < 2:
+            continue
+        skipped = listed[at[a] + 1:at[b]]
+        pages = [(p, off) for si, section in enumerate(sections) for pi, para in enumerate(section.paragraphs)
+                 if a < (si, pi) < b for p in para for off, raw in p.layout for m in [LOST_PAGE.search(raw)]
+                 if m and m["lost"] != m["next"]]
+        lost.extend((p, off, title) for (p, off), title in zip(pages, skipped))
+        returned = sections[b[0]].paragraphs[b[1]][0]
+        line = positions.get(id(returned), (0, 0))[0]
+        if len(pages) > len(skipped):
+            unsure.append((line, f"{len(pages)} lost pages before the title {returned.text} and {len(skipped)} "
+                                 f"title(s) of the head list not printed ({'、'.join(skipped)}): the text after the "
+                                 f"first lost page keeps the title {returned.text}, undecided"))
+        elif len(pages) < len(skipped):
+            unsure.append((line, f"{len(skipped)} title(s) of the head list not printed before the title "
+                                 f"{returned.text} ({'、'.join(skipped)}) and {len(pages)} lost page(s): "
+                                 f"{'、'.join(skipped[len(pages):])} left out, undecided"))
+    return lost, unsure
+
+
+def _cut_at(sections: list[SectionDoc], piece: PieceDoc, offset: int) -> PieceDoc:
+    """Cut the section holding ``piece`` where the lost page at its layout's ``offset`` stands (a piece
+    the page falls inside, a note run on over it, cut in two there); returns the last piece before
+    the cut, which closes its piece of the chapter."""
+    si, pi, k = next((si, pi, k) for si, section in enumerate(sections) for pi, para in enumerate(section.paragraphs)
+                     for k, p in enumerate(para) if p is piece)
+    para = sections[si].paragraphs[pi]
+    if 0 < offset < len(piece.text):
+        para[k:k + 1] = split_piece(piece, offset)
+        k += 1
+    elif offset:
+        k += 1  # the page's markers trail the piece: the cut is after it
+    before = para[k - 1] if k else sections[si].paragraphs[pi - 1][-1] if pi else sections[si - 1].paragraphs[-1][-1]
+    if (pi, k) != (0, 0):
+        inside = 0 < k < len(para)  # the lost page falls inside a paragraph: the next section goes on with it
+        split_section(sections, si, pi, k).continues_paragraph = inside
+    return before
 
 
 def _after_notes(paras: list[list[PieceDoc]], start: int) -> tuple[int, int] | None:

@@ -268,7 +268,7 @@ class _Parser(LineLoop):
         cut_prefaces(doc, lines, print_width, full, prefaces)  # 王逸's 序 a section, the classic the next
         preface_layers(doc, profile, lines, prefaces)  # 王逸's 序 is his 序跋, not the classic
         appended_writings(doc, profile)  # 王逸's 叙曰…, 離騷賛序　班孟堅: 序跋 by their writers
-        after_titles(doc, lines)  # 楚辭 九歌's 東皇太一 … 禮魂: each title printed after its piece closes it
+        after_titles(doc, lines, self.path)  # 楚辭 九歌's 東皇太一 … 禮魂: each title printed after its piece closes it
         read_bound_books(doc, lines)  # 胡安國's 春秋傳 in 春秋正義's files: its 經, and his 傳
         if not self.header.tls:
             headless_tiyao(doc)  # the 四庫 提要 printed under no heading (after a 目錄): the editors', a section
