@@ -433,17 +433,19 @@ def juans_texts(juans):
                                            ).values_list("replacement", flat=True)
 
 
-def commentators_of(juans) -> list[tuple[str, str]]:
-    """``[(commentator, layer name), ...]``: who wrote the pieces of ``juans`` that name
-    their writer (``Piece.commentator``), each once, in order of first appearance; the name
-    of the layer he first writes in (注, 章句, 補注, 按). One query per juan."""
-    seen: dict[str, str] = {}
+def commentators_of(juans) -> list[tuple[str, tuple[str, ...]]]:
+    """``[(commentator, (layer name, ...)), ...]``: who wrote the pieces of ``juans`` that name
+    their writer (``Piece.commentator``), each once, in order of first appearance, with the
+    names of the layers he writes in, each once, in the order he first writes in them (孟子注疏:
+    孫奭 ``("序", "音義", "疏")``; 注, 章句, 補注, 按; "" for a piece whose layer has no name). One
+    query per juan."""
+    seen: dict[str, dict[str, None]] = {}
     for juan in juans:
         rows = (Piece.objects.filter(section__juan=juan).exclude(commentator="")
                 .order_by("section__position", "position").values_list("commentator", "layer_name"))
         for who, name in rows:
-            seen.setdefault(who, name)
-    return list(seen.items())
+            seen.setdefault(who, {})[name] = None
+    return [(who, tuple(names)) for who, names in seen.items()]
 
 
 def readers_of(juans) -> list[str]:
@@ -483,11 +485,12 @@ def _source_desc(file_desc: ET.Element, work, author: str, edition=None, juans=(
         _sub(bibl, "idno", file, type="kanripo-file")
 
 
-def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edition=None,
+def _header(work, codes: set[str], commentators: list[tuple[str, tuple[str, ...]]] = (), edition=None,
             readers: list[str] = (), juans=()) -> ET.Element:
     """The ``<teiHeader>``: title, author (as citations name it: the work's people with
     dynasties and roles, ``reader.people.cited_people``), one ``<respStmt xml:id="李善">`` for each
-    commentator a note names with ``@resp="#李善"`` (``commentator_id``: an NCName every XML reader
+    commentator a note names with ``@resp="#李善"``, a ``<resp>`` for each layer he writes
+    (``commentators_of``: 孫奭 ``<resp>序</resp><resp>音義</resp><resp>疏</resp>``; ``commentator_id``: an NCName every XML reader
     takes, 王𤦺 ``王_249ba_``) and one ``<respStmt xml:id="reader-…">`` for each reader (``readers``: usernames)
     whose corrections (``<corr resp>``) or annotations (``<note type="annotation" resp>``) the text
     carries, the publication statement (the stored text unchanged, or with those readers' accepted
@@ -500,9 +503,10 @@ def _header(work, codes: set[str], commentators: list[tuple[str, str]] = (), edi
     author = cited_people(work, edition)
     if author:
         _sub(title_stmt, "author", author)
-    for who, name in commentators:
+    for who, names in commentators:
         resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: commentator_id(who)})
-        _sub(resp, "resp", name or "注")
+        for name in dict.fromkeys(name or "注" for name in names):
+            _sub(resp, "resp", name)
         _sub(resp, "persName", who)
     for who in readers:
         resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: reader_id(who)})

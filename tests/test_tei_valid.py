@@ -173,3 +173,20 @@ def test_the_source_names_the_edition_as_the_citation_does(client, seed_juan):
     # a whole edition of that one juan: the same
     whole = b"".join(client.get(f"/api/editions/{juan.edition_id}/export/tei/").streaming_content)
     assert tei_errors(whole) == [] and _source(whole) == _source(xml)
+
+
+def test_a_commentator_of_several_layers_has_each_in_his_statement(client, db):
+    """孟子注疏 卷一: 孫奭 writes the 疏 and the 音義 and 趙岐 the 注; the header named each man by
+    the first layer he wrote in only (孫奭 序 in the front matter, 音義 in a juan), so a reader
+    of the export did not learn that the 疏 is his. Each layer he writes is a ``<resp>`` of his
+    ``<respStmt>``, in the order the juan first shows it, and the export stays valid."""
+    from lxml import etree
+
+    with muted():
+        juan = import_file(SHARED / "corpus" / "kanripo-jingbu" / "KR1h0003" / "KR1h0003_001.txt").juan
+    xml = export(client, juan)
+    assert tei_errors(xml) == []
+    ns = {"t": "http://www.tei-c.org/ns/1.0"}
+    declared = [(r.findtext("t:persName", namespaces=ns), [e.text for e in r.iterfind("t:resp", ns)])
+                for r in etree.fromstring(xml).iterfind(".//t:respStmt", ns)]
+    assert declared == [("孫奭", ["音義", "疏"]), ("趙岐", ["趙注"])]
