@@ -22,10 +22,13 @@
   printed stays in its paragraph as ``<label type="byline">``. A section with 記 records holds ``<div type="main">`` (paragraphs and closer)
   and ``<div type="record">`` (with ``<note source="…">`` for the records' sources): TEI
   allows nothing after a ``<trailer>``. A Kanripo gaiji ``&KR1969;`` is ``<g
-  ref="#KR1969"/>``, U+0001 (unreadable in the SBCK scan) ``<gap reason="illegible"/>``,
-  and a code point XML cannot carry (NUL, other controls) ``<g ref="#U0000"/>``; each ``g``
-  is declared in ``teiHeader/encodingDesc/charDecl``, so the document is well-formed XML
-  whatever the stored text holds.
+  ref="#KR1969"/>``, holding the character Kanripo's gaiji table reads it as where it reads one
+  with no doubt (``<g ref="#KR0237">𥜗</g>``: the character the pages show, decisions 0102 and
+  0108; its ``<char>`` has it as ``<mapping type="standard">``), U+0001 (unreadable in the SBCK
+  scan) ``<gap reason="illegible"/>``, and a code point XML cannot carry (NUL, other controls)
+  ``<g ref="#U0000"/>``; each ``g`` is declared in ``teiHeader/encodingDesc/charDecl`` (its
+  entity as stored in ``<charProp>``), so the document is well-formed XML whatever the stored
+  text holds, and the stored text is read back from it exactly.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
+from characters.gaiji import gaiji_reading
 from characters.simplified import TRADITIONAL, language_tag
 from config.budget import check
 from config.xml_text import append_plain
@@ -197,12 +201,20 @@ def _append_text(parent: ET.Element, text: str) -> None:
         token = m.group()
         if token == ILLEGIBLE:
             ET.SubElement(parent, "gap", {"reason": "illegible"})
-        elif token.startswith("&"):
-            ET.SubElement(parent, "g", {"ref": f"#{token[1:-1]}"})
+        elif token.startswith("&"):  # the character Kanripo's gaiji table reads it as, where it reads one
+            ET.SubElement(parent, "g", {"ref": f"#{token[1:-1]}"}).text = _standard(token) or None
         else:
             ET.SubElement(parent, "g", {"ref": f"#{_control_id(token)}"})
         pos = m.end()
     append_plain(parent, text[pos:])
+
+
+def _standard(entity: str) -> str:
+    """The character Kanripo's gaiji table reads the gaiji ``entity`` (``&KR0237;``) as, with no
+    doubt (``characters.gaiji.gaiji_reading``: ``𥜗``), as the pages show it (decision 0102); ``""``
+    for a gaiji it reads as nothing, as several characters or with a ``?`` (the pages' 〓)."""
+    entry = gaiji_reading(entity)
+    return entry.character if entry is not None and entry.certain else ""
 
 
 def _attr(text: str) -> str:
@@ -370,7 +382,7 @@ def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozense
             if tags:
                 attrs["ana"] = " ".join(f"#{t}" for t in tags)
             note = ET.SubElement(parent, "note", attrs)
-            append_plain(note, _attr(text))
+            _append_text(note, text)  # its gaiji as the text's (<g>), declared in the <charDecl> with them
             for address, label in links:
                 ET.SubElement(note, "ref", {"target": _attr(address)}).text = _attr(label)
 
@@ -383,9 +395,16 @@ def _char_decl(parent: ET.Element, codes: set[str]) -> None:
     decl = _sub(parent, "charDecl")
     for code in sorted(codes):
         char = _sub(decl, "char", **{"{%s}id" % XML_NS: code})
+        standard = ""
         if code.startswith("KR"):
             desc = f"Kanripo gaiji {code}: a character Unicode lacks, written &{code}; in the source"
             name, value = "entity", f"&{code};"
+            standard = _standard(value)
+            entry = gaiji_reading(code)
+            if standard:
+                desc += f", read {standard} by Kanripo's gaiji table"
+            elif entry is not None and entry.character:  # a reading its editors marked with "?"
+                desc += f", read {entry.character}? (in doubt) by Kanripo's gaiji table"
         else:
             desc, name, value = f"the code point U+{code[1:]}, which XML cannot carry", "codepoint", f"U+{code[1:]}"
         # Set as plain text: the writer of stored text would turn "&KR1969;" into a <g>.
@@ -393,6 +412,8 @@ def _char_decl(parent: ET.Element, codes: set[str]) -> None:
         prop = ET.SubElement(char, "charProp")
         ET.SubElement(prop, "localName").text = name
         ET.SubElement(prop, "value").text = value
+        if standard:  # TEI's way to give the character a glyph stands for (P5 5.2, "mapping")
+            ET.SubElement(char, "mapping", {"type": "standard"}).text = standard
 
 
 def _declared_codes(texts) -> set[str]:

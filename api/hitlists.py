@@ -17,8 +17,13 @@ juan's number in its edition, as its URL gives it: 12 for 卷十 of KR1d0086), e
 work_id (the numbers the API's JSON gives as a hit's ``edition.id`` and ``work.id``, as in
 ``/api/editions/{id}/`` and ``/api/works/{id}/``, and its distribution rows' ``edition_id`` and
 ``work_id``), work_part (the part of the work the juan's title line names, as its citation
-does: 魏志 for 三國志 卷一, cited 《三國志・魏志》; empty for most books). New columns come last, so
-the older keep their places. The juan column names the printed 卷 the hit's chapter falls in, as its
+does: 魏志 for 三國志 卷一, cited 《三國志・魏志》; empty for most books), before_stored, match_stored and
+after_stored (the KWIC as stored, a gaiji as its entity ``&KR0237;`` and an unreadable character as
+U+0001, the API's ``before``/``match``/``after``: filled, all three, only in a row whose KWIC holds one;
+else empty). New columns come last, so the older keep their places. The names and the KWIC
+(``SHOWN_COLUMNS``) read as the pages and the API's ``shown`` show them (decision 0108): a gaiji
+is the character Kanripo's gaiji table reads it as (``&KR0237;`` 𥜗), else 〓, as U+0001 is
+(``characters.gaiji.readable``, decision 0102), so a spreadsheet reads as the search page. The juan column names the printed 卷 the hit's chapter falls in, as its
 citation does (前漢書 KR2a0007_001's 〈高帝紀第一下〉: 卷一下, not the file's 卷一上・卷一下; decision 0062).
 
 Written with the standard library's ``csv`` module: CSV as RFC 4180 (``excel`` dialect, CRLF
@@ -40,12 +45,20 @@ import io
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 
+from characters.gaiji import readable
 from config.budget import check
 from config.spreadsheets import spreadsheet_row
 from search.documents import layer_name
 
 COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator", "reading",
-           "edition", "edition_slug", "work_key", "juan_number", "edition_id", "work_id", "work_part")
+           "edition", "edition_slug", "work_key", "juan_number", "edition_id", "work_id", "work_part",
+           "before_stored", "match_stored", "after_stored")
+#: The columns of names and text that a hit list writes as the pages show them (``characters.gaiji.readable``:
+#: a gaiji as the character Kanripo's gaiji table reads it as, else 〓, as is U+0001; decision 0108).
+SHOWN_COLUMNS = ("work", "juan", "section_title", "layer", "before", "match", "after", "commentator", "reading",
+                 "edition", "work_part")
+_SHOWN = tuple(COLUMNS.index(c) for c in SHOWN_COLUMNS)
+_KWIC = slice(COLUMNS.index("before"), COLUMNS.index("after") + 1)
 HIT_LIST_KINDS = {
     "csv": ("text/csv; charset=utf-8", "csv", "excel", "\ufeff"),
     "tsv": ("text/tab-separated-values; charset=utf-8", "tsv", "excel-tab", ""),
@@ -68,6 +81,7 @@ def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
     its opening words): ``section_names(keys)`` answers ``{(edition slug, juan number, section
     position): name}`` (``search.service.kept_section_names``), asked once a ``BATCH`` of hits.
     ``reading_of(hit, match)`` answers how the query read the match (``"後"``) or None;
+    the row is written by ``shown_row`` (names and KWIC as the pages show them, the stored KWIC after);
     ``place_of(passage)`` the part of the work and the printed 卷 the hit names
     (``search.service.hit_place``: ``("", "卷一下")``, ``("魏志", "卷一")``), else its juan's label and no part."""
     hits = iter(hits)
@@ -81,11 +95,26 @@ def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
             title = p.section_title or names.get((p.work_slug, p.juan_number, p.section_position), "")
             edition = editions.get(p.work_slug, {})
             part, juan = place_of(p) if place_of else ("", p.juan_label)
-            yield (p.work_title, juan, p.section_position, title,
-                   layer_name(p), before, match, after, url_of(h), p.commentator,
-                   (reading_of(h, match) if reading_of else None) or "",
-                   edition.get("name", ""), p.work_slug, edition.get("work_key", ""), p.juan_number,
-                   p.work_id, edition.get("work_id", ""), part)
+            yield shown_row((p.work_title, juan, p.section_position, title,
+                             layer_name(p), before, match, after, url_of(h), p.commentator,
+                             (reading_of(h, match) if reading_of else None) or "",
+                             edition.get("name", ""), p.work_slug, edition.get("work_key", ""), p.juan_number,
+                             p.work_id, edition.get("work_id", ""), part))
+
+
+def shown_row(row: tuple) -> tuple:
+    """A hit's row of the first 18 ``COLUMNS`` (through ``work_part``; names and KWIC as stored)
+    as the file writes it: each of ``SHOWN_COLUMNS`` as the pages show it
+    (``characters.gaiji.readable``), then ``before_stored``, ``match_stored`` and
+    ``after_stored``: the KWIC as stored where any of its three parts reads otherwise shown, else
+    three ``""``. ``("周禮", …, "袒朱&KR0237;", "卒", …)`` gives ``("周禮", …, "袒朱𥜗", "卒", …,
+    "袒朱&KR0237;", "卒", "")``."""
+    shown = list(row)
+    for i in _SHOWN:
+        if isinstance(shown[i], str):
+            shown[i] = readable(shown[i])
+    stored = row[_KWIC] if shown[_KWIC] != list(row[_KWIC]) else ("", "", "")
+    return (*shown, *stored)
 
 
 def hit_list_chunks(kind: str, rows: Iterable[tuple]) -> Iterator[bytes]:

@@ -524,7 +524,8 @@ def test_the_tei_declares_every_gaiji_the_corrected_text_uses_and_an_unknown_one
         response = client.get(url)
         xml = b"".join(response.streaming_content) if response.streaming else response.content
         text = xml.decode("utf-8")
-        assert '<g ref="#KR0237" />' in text or '<g ref="#KR0237"/>' in text, url
+        assert '將<g ref="#KR0237">𥜗</g>' in text, url  # the character Kanripo's gaiji table reads (decision 0108)
+        assert '讀若<g ref="#KR1969" />' in text, url   # the annotation's gaiji, which the table reads as nothing
         assert text.count('<char xml:id="KR0237">') == 1 and text.count('<char xml:id="KR1969">') == 1, url
         assert tei_errors(xml) == [], url
 

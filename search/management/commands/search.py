@@ -1,5 +1,8 @@
 """``manage.py search 大射 --layer classic``: KWIC lines in the terminal (thin over the search service).
 Each line names its place as the hit list does (a work of several editions with its edition).
+Names and text read as the pages show them (a gaiji as the character Kanripo's gaiji table reads
+it as, else 〓, as is U+0001: ``characters.gaiji.readable``, decisions 0102 and 0108);
+``--stored`` prints the KWIC as stored (``&KR0237;``), as the API's ``before``/``match``/``after``.
 
 ``--layer`` takes one or more layer choices, comma-separated or repeated
 (``--layer commentary,subcommentary``, ``--layer commentary --layer readings``)."""
@@ -7,6 +10,8 @@ import os
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+
+from characters.gaiji import readable
 
 from search.startup import sync_at_start
 from search.backends import IndexUnavailable, SearchError
@@ -31,6 +36,9 @@ class Command(BaseCommand):
         parser.add_argument("--juan", help="the book's juan label (卷十, 十, 10, 卷首上), as the search page takes it")
         parser.add_argument("--context", type=int, default=15, help="characters on each side (default 15)")
         parser.add_argument("--limit", type=int, default=0, help="print at most this many hits (0: all)")
+        parser.add_argument("--stored", action="store_true",
+                            help="print the text as stored, a gaiji as its entity (&KR0237;) and an unreadable "
+                                 "character as U+0001; by default as the pages show them (𥜗, 〓)")
         parser.add_argument("--sort", choices=list(SORTS), default="text",
                             help="text order, relevance, or the concordance sorts: after (by the characters after "
                                  "the match), before (by those before it, read right to left)")
@@ -53,11 +61,13 @@ class Command(BaseCommand):
         hits = results.hits[: opts["limit"]] if opts["limit"] else results.hits
         # a work of several editions names the edition, as the hit list does: 禮書綱目（四庫全書・文淵閣本）
         names = {p["slug"]: p["full_name"] for p in edition_places().values()}
+        text = (lambda t: t) if opts["stored"] else readable  # the KWIC as stored, or as the pages show it
         try:
             for h in (h for i in range(0, len(hits), 500) for h in name_layers(hits[i:i + 500])):
                 title = f"「{h.section_title}」" if h.section_title else ""
-                place = f"{names.get(h.work_slug, h.work_title)} {h.juan_label} {h.section_position}{title}"
-                self.stdout.write(f"{place}\t{h.layer_name}\t{h.before:>{opts['context']}}[{h.match}]{h.after}")
+                place = readable(f"{names.get(h.work_slug, h.work_title)} {h.juan_label} {h.section_position}{title}")
+                self.stdout.write(f"{place}\t{readable(h.layer_name)}\t{text(h.before):>{opts['context']}}"
+                                  f"[{text(h.match)}]{text(h.after)}")
             self.stdout.write(f"{results.count} hits in {results.passages} passages")
             self.stdout.flush()
         except BrokenPipeError:  # piped into head: stop quietly, as Unix tools do
