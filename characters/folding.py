@@ -32,7 +32,7 @@ from pathlib import Path
 
 from characters.gaiji import GAIJI
 
-__all__ = ["fold_char", "fold", "query_alternatives", "query_folds", "TABLE_PATH", "RADICALS_PATH", "char_kind", "TEXT",
+__all__ = ["fold_char", "fold", "fold_variants", "query_alternatives", "query_folds", "TABLE_PATH", "RADICALS_PATH", "char_kind", "TEXT",
            "SEPARATOR", "INVISIBLE", "SELECTOR", "has_text"]
 
 #: The shipped tables (inside the package, not the shared source data).
@@ -102,6 +102,7 @@ _lock = threading.Lock()
 _folds: dict[str, str] | None = None            # char -> canonical (only chars that change)
 _translation: dict[int, int] | None = None      # ord(char) -> ord(canonical), for str.translate
 _alternatives: dict[str, frozenset[str]] = {}   # query char -> canonical forms (2 or more)
+_variant_translation: dict[int, int] | None = None  # ``_translation`` without the width forms
 
 
 def _load() -> dict[str, str]:
@@ -186,6 +187,20 @@ def fold(text: str) -> str:
     if _translation is None:
         _load()
     return text.translate(_translation)
+
+
+def fold_variants(text: str) -> str:
+    """``text`` with each character the table folds (a variant, 恵 → 惠, 䘮 → 喪, 𤣥 → 玄; a
+    radical, ⼤ → 大) written as its canonical form, and every other code point as it is:
+    unlike ``fold``, full-width punctuation and letters stay full-width (``，`` is not ``,``).
+    For a display of standard forms (the simplified view: 懐 shown 怀, not left 懐 beside
+    converted text), never for the stored text. ``len(fold_variants(text)) == len(text)``."""
+    global _variant_translation
+    if _variant_translation is None:
+        if _translation is None:
+            _load()
+        _variant_translation = {k: v for k, v in _translation.items() if not 0xFF01 <= k <= 0xFFEE}
+    return text.translate(_variant_translation)
 
 
 def query_alternatives(ch: str) -> frozenset[str]:

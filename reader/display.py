@@ -18,6 +18,7 @@ import opencc
 from django.utils.cache import patch_vary_headers
 from django.utils.encoding import escape_uri_path
 
+from characters.folding import fold_variants
 from characters.simplified import SIMPLIFIED, language_tag
 from reader.importers.document import CLASSIC, COMMENTARY, LAYERS, READINGS, SUBCOMMENTARY
 from reader.pieces import LAYER_NAMES, NOTE_KINDS, NOTE_LAYERS
@@ -354,6 +355,14 @@ def _opencc():
     return _converter
 
 
+def _t2s(text: str) -> str:
+    """``text`` in simplified characters: each variant first written as its 正字
+    (``characters.folding.fold_variants``: 懐 → 懷, so that OpenCC, which knows the standard
+    forms only, gives 怀; 恵 惠, 娯 娱, 鼈 鳖, 䘮 丧), then OpenCC ``t2s``. Same length as
+    ``text`` unless OpenCC changes it (a phrase of its dictionary)."""
+    return _opencc().convert(fold_variants(text))
+
+
 def _basic_plane(original: str, converted: str) -> str:
     """``converted`` with the original character put back wherever the simplified form would
     leave the basic plane while the original did not (OpenCC turns 繐 into U+30B38 of
@@ -369,7 +378,7 @@ def to_simplified(text: str) -> str:
     character by character where the simplified form would leave the basic plane."""
     if not text:
         return text
-    out = _opencc().convert(text)
+    out = _t2s(text)
     return _basic_plane(text, out) if len(out) == len(text) else text
 
 
@@ -388,7 +397,7 @@ def to_simplified_texts(texts: list[str]) -> list[str]:
         return out
     converted = None
     if not any(_JOIN in texts[i] for i in todo):
-        converted = _opencc().convert(_JOIN.join(texts[i] for i in todo)).split(_JOIN)
+        converted = _t2s(_JOIN.join(texts[i] for i in todo)).split(_JOIN)
     if converted is None or len(converted) != len(todo):
         return [to_simplified(t) for t in texts]
     for i, c in zip(todo, converted):
@@ -400,7 +409,7 @@ def simplify_segments(segments: list[tuple[str, bool]]) -> list[tuple[str, bool]
     """Highlight segments converted as one text (phrases across a mark convert as a whole),
     cut back at the same offsets; piece by piece where the whole would change length."""
     whole = "".join(t for t, _ in segments)
-    converted = _opencc().convert(whole) if whole else whole
+    converted = _t2s(whole) if whole else whole
     if len(converted) != len(whole):
         return [(to_simplified(t), m) for t, m in segments]
     converted = _basic_plane(whole, converted)

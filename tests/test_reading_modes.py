@@ -477,7 +477,17 @@ def test_simplified_display_never_leaves_the_basic_plane():
     assert to_simplified("繐帷") == "繐帷"
     assert to_simplified("闑纁之禮") == "闑纁之礼"
     assert simplify_segments([("纁", True), ("裳禮", False)]) == [("纁", True), ("裳礼", False)]
-    assert to_simplified("𤣥") == "𤣥"   # a character already beyond the plane stays as it is
+    assert to_simplified("𤣥") == "玄"   # beyond the plane, a variant shown as its 正字, which every font has
+    assert to_simplified("𪚥") == "𪚥"   # beyond the plane and no variant the table folds: as it is
+
+
+def test_simplified_display_shows_a_variant_as_its_standard_forms_simplification():
+    """孟子注疏 (四庫) writes 恵, 懐, 娯, 徳, 鼈, 䘮: forms OpenCC's dictionary does not know, which the
+    simplified view left as they are beside converted text (a new user's 梁恵王 among 说 and 为).
+    Each is shown as its 正字 (the folding table's) simplified; 鴈, which the table keeps apart from
+    雁, stays; full-width punctuation stays full-width; the stored text is not touched."""
+    assert to_simplified("梁恵王懐娯徳鼈䘮鴈，說。") == "梁惠王怀娱德鳖丧鴈，说。"
+    assert simplify_segments([("梁恵", False), ("王", True)]) == [("梁惠", False), ("王", True)]
 
 
 def test_vertical_notes_keep_a_gaiji_whole_and_show_its_placeholder():
