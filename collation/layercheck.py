@@ -74,11 +74,12 @@ CROSS_REFERENCE = ("重言", "重意")
 #: Byline roles of those who compile, edit or collate a book rather than write its notes
 #: (左傳杜林合注: 趙如源 同編): they say nothing about whose notes a reference prints.
 EDITOR_ROLES = ("編", "輯", "纂", "訂", "校")
-#: A reference whose bylines name none of the edition's people prints another commentator's
-#: notes when fewer than this share of its notes' characters are found in the edition
-#: (``other_commentators``): 周禮句解 (朱申) 10.8 % in 周禮注疏, its 敘官 included; 儀禮鄭註句讀
-#: (張爾岐, who prints 鄭注 with his own remarks) 70 %; the shared references 42 % (左傳杜林合注:
-#: 杜預 then 林堯叟 in one note) to 89 %.
+#: Notes of a reference by someone the edition's people do not name are another commentator's
+#: when fewer than this share of their characters are found in the edition (``other_commentators``):
+#: 周禮句解's (朱申) 10.9 % in 周禮注疏, its 敘官 included; 鄭玄's of 儀禮 鄭氏注 97.1 % in 儀禮鄭註句讀
+#: (張爾岐 撰, who prints 鄭注 with his own remarks), 49.1 % in 儀禮經傳通解 (朱熹, who prints 鄭注 with
+#: 疏 and readings among the passages he gathers); the shared references' notes, each writer's
+#: group, 45.9 % (杜預's of 左傳杜林合注, where 林堯叟 goes on in the same note) to 98.3 %.
 OTHER_SHARE = 0.25
 
 #: Front matter: a Kanripo file numbered 000 (``KR1e0004_000.txt``), a stored juan numbered 0: what
@@ -106,6 +107,20 @@ PAIRS = (
     ("kanripo-jingbu/KR1f0004", "kanripo-references/KR1f0002"),  # 孝經注疏 / 孝經 SBCK
     ("kanripo-jingbu/KR1h0003", "kanripo-references/KR1h0002"),  # 孟子注疏 / 孟子 SBCK
     ("kanripo-jingbu/KR1h0007", "kanripo-references/KR1h0005"),  # 論語注疏 / 論語 SBCK
+)
+
+#: The pairs Kanripo's catalogue gives among the shared folders that ``PAIRS`` does not name (decision
+#: 0100, ``reader.commented_classic.classic_of``: a book named after its notes, or a classic printed with
+#: its notes, against the held editions of its classic), as ``PAIRS`` writes them: ``check_layers
+#: --shared`` measures them after ``PAIRS``, each reference alone, as a juan's 層次核對 page does.
+CATALOGUE_PAIRS = (
+    ("kanripo/KR1d0038", "kanripo/KR1d0026"),  # 儀禮鄭註句讀 (張爾岐) / 儀禮 鄭氏注 SBCK
+    ("kanripo-jingbu/KR1d0085", "kanripo/KR1d0026"),  # 儀禮經傳通解 (朱熹) / 儀禮 鄭氏注 SBCK
+    ("kanripo-jingbu/KR1d0037", "kanripo/KR1d0026"),  # 欽定儀禮義疏 / 儀禮 鄭氏注 SBCK
+    ("kanripo-jingbu/KR1h0006", "kanripo-references/KR1h0005"),  # 論語集解義疏 (皇侃) / 論語 SBCK
+    ("kanripo/KR1d0002", "kanripo/KR1d0001"),  # 周禮 鄭氏註 SBCK / 周禮 (正文)
+    ("kanripo-references/KR1d0012", "kanripo/KR1d0001"),  # 周禮句解 (朱申) / 周禮 (正文)
+    ("kanripo-references/KR1d0012", "kanripo/KR1d0002"),  # 周禮句解 (朱申) / 周禮 鄭氏註 SBCK
 )
 
 
@@ -327,40 +342,39 @@ def same_person(a: dict, b: dict) -> bool:
 def other_commentators(ed: Stream, ref: Stream, match: list[int]) -> tuple[set[int], list[str]]:
     """Which of ``ref``'s units are notes by someone other than the edition's commentators,
     and their names: ``(unit indexes, names)``; ``match`` is ``align(ref.text, ed.text)``.
-    A note the importer gave a commentator (陸德明 for 音義 after ○) is another's when the
-    edition names nobody like him (``same_person``). The other notes are another's when the
-    reference's bylines name authors (not compilers or collators, ``EDITOR_ROLES``), none of
-    them among the edition's people, and fewer than ``OTHER_SHARE`` of these notes'
-    characters are found in the edition at all (in any layer): a book's author may print an
-    older commentary with his own remarks (儀禮鄭註句讀, 張爾岐撰, prints 鄭注). Unknown on
-    either side, a note counts."""
+    The reference's notes are taken in groups by who wrote them: those the importer gave a
+    commentator (the reference's byline's, 鄭玄 for 儀禮 鄭氏注; 陸德明 for 音義 after ○), one group
+    each, and those it gave none, whose writers are the reference's bylines' authors (not
+    compilers or collators, ``EDITOR_ROLES``). A group is another's when the edition names
+    nobody like its writer (``same_person``; for the unnamed notes, none of the authors) and
+    fewer than ``OTHER_SHARE`` of its characters are found in the edition at all (in any
+    layer): the edition's text, not its byline, says whether it prints his notes. A book's
+    author may print an older commentary with his own remarks and name only himself: 儀禮鄭註句讀
+    (張爾岐 撰) prints 鄭玄's notes, 97.1 % of those of 儀禮 鄭氏注 found in it; 儀禮經傳通解 (朱熹)
+    49.1 %; 周禮句解's own notes (朱申) 10.9 % in 周禮注疏. ``names``: each writer once (鄭玄, not again as
+    the 鄭氏 of a byline). Unknown on either side, a note counts."""
     if not ed.people:
         return set(), []
     authors = [p for p in ref.people if p.get("name") and not p.get("role", "").endswith(EDITOR_ROLES)]
-    own, named = set(), set()
-    found = total = 0
+    groups: dict[str, list] = {}  # writer ("" for notes the importer named nobody for): [units, found, total]
     for r in range(len(ref.text)):
         if ref.role[r] == "C":
             continue
         u = ref.unit[r]
-        if ref.units[u].commentator:
-            named.add(u)
-        else:
-            own.add(u)
-            total += 1
-            found += match[r] >= 0
+        group = groups.setdefault(ref.units[u].commentator, [set(), 0, 0])
+        group[0].add(u)
+        group[1] += match[r] >= 0
+        group[2] += 1
     other: set[int] = set()
     names: list[str] = []
-    for u in sorted(named):
-        who = ref.units[u].commentator
-        if not any(same_person({"name": who}, p) for p in ed.people):
-            other.add(u)
-            if who not in names:
-                names.append(who)
-    if authors and total and found < OTHER_SHARE * total and \
-            not any(same_person(a, p) for a in authors for p in ed.people):
-        other |= own
-        names.extend(a["name"] for a in authors if a["name"] not in names)
+    for who, (units, found, total) in groups.items():
+        writers = [{"name": who}] if who else authors
+        if not writers or any(same_person(w, p) for w in writers for p in ed.people) or found >= OTHER_SHARE * total:
+            continue
+        other |= units
+        for w in writers:
+            if not any(same_person(w, {"name": n}) for n in names):
+                names.append(w["name"])
     return other, names
 
 

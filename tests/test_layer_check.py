@@ -14,13 +14,14 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from collation.layercheck import PAIRS, Stream, Unit, check, edition_role, edition_roles, other_commentators, same_person
+from collation.layercheck import CATALOGUE_PAIRS, PAIRS, Stream, Unit, check, edition_role, edition_roles, other_commentators, same_person
 from collation.layersources import _stored_pieces, edition_stream, parse_file, reference_stream
 from reader.models import Juan
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, READINGS, SMALLPRINT, TEXT, PieceDoc
 from characters.folding import fold
 from reader.importers.mandoku.boundaries import align, match_form, tail
 from reader.importers.mandoku.classics import CLASSICS_DIR, classic_book
+from reader.commented_classic import classic_of
 
 from .conftest import SHARED
 
@@ -211,6 +212,30 @@ def test_notes_by_a_commentator_the_edition_does_not_name_are_not_counted():
     assert (res.commentary_total, res.commentary_aligned, res.commentary_ok, res.other_commentary) == (15, 12, 12, 0)
 
 
+def test_notes_named_for_a_commentator_the_edition_does_not_name_count_when_it_prints_them():
+    # the reference's notes carry its byline's commentator (鄭玄, 儀禮 鄭氏注); the edition's byline
+    # names only its author (張爾岐 撰, 儀禮鄭註句讀), who prints 鄭注 with his own remarks after ○:
+    # found in the edition, the notes are its commentary and count, stored as any commentary layer
+    zhang = [{"dynasty": "清", "name": "張爾岐", "role": "撰"}]
+    ed = Stream.build([(Unit("x.txt:1", "士冠禮筮于廟門", CLASSIC), CLASSIC),
+                       (Unit("x.txt:2", "筮者以蓍問日吉凶於易也○將冠先筮日", COMMENTARY), COMMENTARY),
+                       (Unit("x.txt:3", "○筮市例反", READINGS, commentator="陸德明"), READINGS),
+                       (Unit("x.txt:4", "主人玄冠朝服", CLASSIC), CLASSIC)], zhang)
+    ref = Stream.build([(Unit("y.txt:1", "士冠禮筮于廟門", ""), "C"),
+                        (Unit("y.txt:2", "筮者以蓍問日吉凶於易也", "", commentator="鄭玄"), "M"),
+                        (Unit("y.txt:3", "主人玄冠朝服", ""), "C")],
+                       [{"dynasty": "漢", "name": "鄭玄", "role": "注"}])
+    assert other_commentators(ed, ref, align(ref.text, ed.text)) == (set(), [])
+    res = check(ed, ref, worst=0)
+    assert (res.commentary_total, res.commentary_aligned, res.commentary_ok, res.other_commentary) == (11, 11, 11, 0)
+    # notes by him the edition does not print (fewer than OTHER_SHARE of them found in it) are another's
+    ref.units[1].text = "蓍草名也卜筮之具"
+    ref = Stream.build([(u, role) for u, role in zip(ref.units, ["C", "M", "C"])], ref.people)
+    assert other_commentators(ed, ref, align(ref.text, ed.text)) == ({1}, ["鄭玄"])
+    res = check(ed, ref, worst=0)
+    assert (res.commentary_total, res.commentary_aligned, res.other_commentary, res.other_names) == (0, 0, 8, ["鄭玄"])
+
+
 def test_a_second_reference_judges_what_the_two_print_otherwise():
     # the edition stores the list of officers (敘官) as the classic and quotes the classic in
     # its note; reference A prints the list small and its words 以佐王治邦國 are aligned with
@@ -353,7 +378,31 @@ SHARED_TABLE = [
     "| KR1f0004 | KR1f0002 | 100.00 % | 2,221 / 2,221 of 2,239 | 100.00 % | 2,705 / 2,705 of 3,034 |",
     "| KR1h0003 | KR1h0002 | 99.70 % | 35,765 / 35,872 of 36,253 | 99.82 % | 48,119 / 48,201 of 58,090 |",
     "| KR1h0007 | KR1h0005 | 99.66 % | 15,595 / 15,648 of 16,366 | 99.88 % | 16,997 / 17,017 of 21,726 |",
+    # the pairs the catalogue gives (decision 0100, CATALOGUE_PAIRS); 儀禮鄭註句讀 and 儀禮經傳通解 print
+    # 鄭玄's notes under their own makers' names (decision 0107)
+    "| KR1d0038 | KR1d0026 | 99.80 % | 54,193 / 54,297 of 55,489 | 99.99 % | 76,067 / 76,070 of 78,361 |",
+    "| KR1d0085 | KR1d0026 | 99.91 % | 27,555 / 27,578 of 55,489 | 86.78 % | 33,380 / 38,464 of 78,361 |",
+    "| KR1d0037 | KR1d0026 | 99.05 % | 51,333 / 51,822 of 55,489 | 99.50 % | 56,140 / 56,417 of 78,361 |",
+    "| KR1h0006 | KR1h0005 | 98.86 % | 15,759 / 15,940 of 16,366 | 99.64 % | 20,707 / 20,780 of 21,726 |",
+    "| KR1d0002 | KR1d0001 | 99.83 % | 48,213 / 48,291 of 49,384 | — | 0 / 0 of 0 |",
+    "| KR1d0012 | KR1d0001 | 98.83 % | 40,498 / 40,977 of 49,384 | — | 0 / 0 of 0 |",
+    "| KR1d0012 | KR1d0002 | 99.02 % | 35,529 / 35,880 of 49,095 | — (notes by 鄭玄、陸德明) | 0 / 0 of 0 |",
 ]
+
+
+def test_the_catalogue_pairs_are_those_the_catalogue_gives():
+    """Each of ``CATALOGUE_PAIRS`` is an edition whose classic (``classic_of``, decision 0100) is the title of
+    its reference, and no shared pair names it."""
+    def title(folder: str) -> str:
+        first = sorted((CORPUS / folder).glob("*.txt"))[0]
+        return next(line.split(":", 1)[1].strip() for line in first.read_text(encoding="utf-8").splitlines()
+                    if line.startswith("#+TITLE:"))
+    found = [(title(edition), classic_of(title(edition), kanripo_id=Path(edition).name), title(reference))
+             for edition, reference in CATALOGUE_PAIRS]
+    assert found == [("儀禮鄭註句讀", "儀禮", "儀禮"), ("儀禮經傳通解", "儀禮", "儀禮"), ("欽定儀禮義疏", "儀禮", "儀禮"),
+                     ("論語集解義疏", "論語", "論語"), ("周禮", "周禮", "周禮"), ("周禮句解", "周禮", "周禮"),
+                     ("周禮句解", "周禮", "周禮")]
+    assert not {pair[:2] for pair in CATALOGUE_PAIRS} & {pair[:2] for pair in PAIRS}
 
 
 #: docs/reading.md, whose table and example the tests below hold to the command's figures.
@@ -369,8 +418,12 @@ def test_the_docs_give_the_pinned_table():
 def test_every_shared_pair():
     out = run("--shared", "--worst", "0")
     rows = [line for line in out.splitlines() if line.startswith("| KR")]
-    assert len(PAIRS) == len(rows) == 10
+    assert (len(PAIRS), len(CATALOGUE_PAIRS), len(rows)) == (10, 7, 17)
     assert rows == SHARED_TABLE
+    # the notes set aside: 朱申's 句解 in 周禮注疏; 鄭玄's notes (and 陸德明's readings) in 周禮句解, named once
+    assert [line for line in out.splitlines() if "characters of notes by" in line] == [
+        f"  not counted: {n} characters of notes by {who}, whom the edition's bylines do not name and whose notes it "
+        "does not print: they measure nothing of its commentary" for n, who in (("77,817", "朱申"), ("132,523", "鄭玄、陸德明"))]
 
 
 @pytest.mark.slow

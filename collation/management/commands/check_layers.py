@@ -8,7 +8,8 @@ nothing stored) or the slug of a stored edition. Several REFERENCEs are independ
 of one classic: each is measured, judged with the others (``layercheck.check``: what they
 print otherwise, one full size and another small, is not counted); the edition's front matter
 takes part only when one of them has front matter too (``layercheck.FRONT_MATTER``). ``--shared`` runs every
-pair of ``../shared/corpus`` (``layercheck.PAIRS``) and prints one table row per pair. ``--juan N``
+pair of ``../shared/corpus`` (``layercheck.PAIRS``, then ``layercheck.CATALOGUE_PAIRS``) and prints one table row
+per pair. ``--juan N``
 prints the figures and places of the edition's juan N only (the stored juan numbered N, or the
 Kanripo file numbered N), out of the same alignment of the whole edition: what a juan's 層次核對
 page shows (``collation.juanlayers``).
@@ -21,7 +22,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from collation.layercheck import PAIRS, Result, check, check_by_juan, juan_result, percent
+from collation.layercheck import CATALOGUE_PAIRS, PAIRS, Result, check, check_by_juan, juan_result, percent
 from collation.layersources import edition_stream, reference_stream
 
 SHARED = Path(settings.BASE_DIR).parent / "shared" / "corpus"
@@ -95,7 +96,8 @@ class Command(BaseCommand):
                   f"{res.commentary_total:,} in the reference)")
         if res.other_commentary:
             out.write(f"  not counted: {res.other_commentary:,} characters of notes by {'、'.join(res.other_names)}, "
-                      "whom the edition's bylines do not name: they measure nothing of its commentary")
+                      "whom the edition's bylines do not name and whose notes it does not print: they measure nothing "
+                      "of its commentary")
         if judges:
             out.write(f"  not counted: {res.disputed:,} characters aligned where {', '.join(judges)} prints "
                       "otherwise (one full size, the other small)")
@@ -108,12 +110,13 @@ class Command(BaseCommand):
             out.write(f"         reference: {p.reference}")
 
     def shared(self, worst: int) -> None:
-        """Measure every pair of ``PAIRS`` under ``../shared/corpus`` and write the Markdown table (``HEADER``,
-        one ``row`` a pair, with its time). Raises ``CommandError`` when the shared corpus is missing."""
+        """Measure every pair of ``PAIRS``, then of ``CATALOGUE_PAIRS``, under ``../shared/corpus`` and write the
+        Markdown table (``HEADER``, one ``row`` a pair, with its time). Raises ``CommandError`` when the shared
+        corpus is missing."""
         if not SHARED.is_dir():
             raise CommandError(f"{SHARED}: no shared corpus here")
         rows = []
-        for edition, reference, *judges in PAIRS:
+        for edition, reference, *judges in PAIRS + CATALOGUE_PAIRS:
             started = time.perf_counter()
             ref = reference_stream(str(SHARED / reference))
             others = [reference_stream(str(SHARED / judge)) for judge in judges]
