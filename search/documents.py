@@ -85,6 +85,12 @@ TEXT_LAYERS = tuple(layer for layer in LAYERS if layer != ANNOTATION)
 #: the titles. Who wrote a passage of them that names no commentator (``SearchDocument.commentator``
 #: "") is the work's own author (撰, 著: ``search.facets``); of a note that names none, nobody known.
 MAIN_LAYERS = frozenset({CLASSIC, "record", "title"})
+#: The layers in which a passage naming a man the book's notes quote is his quoted part of a collected
+#: commentary (docs/decisions/0058: 應劭's in 前漢書's 注, 徐廣's in 史記集解): every layer but the main text's
+#: (``MAIN_LAYERS``). A passage of the main text naming a man is his piece's (decision 0097: 文選註's 蔡伯喈's
+#: 郭有道碑文 is 蔡邕's), never a quoted part, even where the book's notes quote the same man (李善's 蔡邕曰).
+#: ``quoted_part`` reads it, and the engines' masks by its layers' codes.
+QUOTED_PART_LAYERS = frozenset(LAYERS) - MAIN_LAYERS
 #: The layers whose passage naming no commentator is nobody known's work: a reader's annotation,
 #: front or back matter that nobody signs (a 序 or 跋 is its signer's, not the work's
 #: commentator's: docs/decisions/0039), and the editors' layer (``EDITORIAL``: the 四庫 editors'
@@ -374,6 +380,16 @@ def passage_writer(section, passage: Passage, names: dict[str, str] | None = Non
         return passage.commentator
     position, writer = said
     return piece_author(section, names) or (writer if writer and section.position >= position else "")
+
+
+def quoted_part(layer: str, name, quoted) -> bool:
+    """Whether a passage of ``layer`` naming ``name`` is a quoted man's part of a collected commentary
+    (``QUOTED_PART_LAYERS``, decisions 0058 and 0097): ``name`` is one of ``quoted`` and the passage is
+    no main text. The one test every search engine (``search.backends.WrittenBy``) and the facets
+    (``search.facets``) ask: ``name`` a man's name and ``quoted`` an edition's quoted men
+    (``EditionFacets.quoted``), or ``name`` an ``(edition id, name)`` pair and ``quoted`` such pairs
+    (``WrittenBy.quoted``)."""
+    return layer in QUOTED_PART_LAYERS and name in quoted
 
 
 def author_and_commentator(layer: str, writer: str) -> tuple[str, str]:

@@ -58,7 +58,7 @@ from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
 from .collected import both, kept_parts, quoted_parts
-from .documents import EDITORIAL, MAIN_LAYERS, NOBODYS_UNSIGNED
+from .documents import EDITORIAL, MAIN_LAYERS, NOBODYS_UNSIGNED, quoted_part
 from .service import edition_places, index_and_corpus_version, run_search
 
 #: The facets, in the order the API and the page give them.
@@ -190,10 +190,10 @@ def writers(f: EditionFacets, layer: str, commentator: str) -> tuple[str, ...]:
     commentator; else the work's main text's authors for the main text (``MAIN_LAYERS``) and
     the writers of its unnamed notes (``notes_by``) for a note; nobody (``()``) for a reader's
     annotation, for front or back matter nobody signs and for the editors' layer (a 提要, a
-    考證: ``NOBODYS_UNSIGNED``, decision 0044); a quoted man's part his and its collector's (0058), but
-    the main text naming him: his piece's (0097), his alone."""
-    if commentator:  # the main text naming him is his piece's (decision 0097), no quoted part
-        return (commentator, f.collector) if commentator in f.quoted and layer not in MAIN_LAYERS else (commentator,)
+    考證: ``NOBODYS_UNSIGNED``, decision 0044); a quoted man's part (``search.documents.quoted_part``:
+    never the main text naming him, his piece's, decision 0097) his and its collector's (0058)."""
+    if commentator:
+        return (commentator, f.collector) if quoted_part(layer, commentator, f.quoted) else (commentator,)
     if layer in MAIN_LAYERS:
         return f.authors
     return f.notes_by if layer not in NOBODYS_UNSIGNED else ()
@@ -207,7 +207,7 @@ def dynasties_of(f: EditionFacets, layer: str, commentator: str) -> tuple[str, .
     writers'; ``()`` unknown. A quoted man's part of a collected commentary: his own, as the book's list of
     the men it quotes dates him (``quoted_dynasties``, decision 0086), never the collector's."""
     if commentator:
-        found = (dict(f.quoted_dynasties).get(commentator, "") if commentator in f.quoted and layer not in MAIN_LAYERS
+        found = (dict(f.quoted_dynasties).get(commentator, "") if quoted_part(layer, commentator, f.quoted)
                  else writer_dynasty(commentator))
         return (found,) if found else ()
     if layer in MAIN_LAYERS:

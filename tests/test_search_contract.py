@@ -902,7 +902,7 @@ def test_a_pieces_main_text_is_its_authors_never_a_quoted_part(own_backend, seed
 
     from reader.importers.loader import import_file
     from search.backends import WrittenBy
-    from search.documents import MAIN_LAYERS
+    from search.documents import MAIN_LAYERS, quoted_part
     from search.signals import muted
 
     from .conftest import SHARED
@@ -919,6 +919,10 @@ def test_a_pieces_main_text_is_its_authors_never_a_quoted_part(own_backend, seed
     assert (plain[(wenxuan, True, "蔡邕")], plain[(wenxuan, True, "顔延年")], plain[(wenxuan, False, "蔡邕")]) == (27, 3, 0)
     assert (plain[(wenxuan, False, "李善")], plain[(wenxuan, False, "鄭玄")]) == (280, 11)
     quoted = tuple(sorted((wenxuan, who) for who in ("蔡邕", "鄭玄", "顔延年")))
+    # the one test every engine and the facets ask (search.documents.quoted_part): a note naming him, not the main text
+    assert [quoted_part(layer, (wenxuan, "蔡邕"), quoted) for layer in ("classic", "record", "title", "commentary",
+                                                                        "subcommentary")] == [False] * 3 + [True] * 2
+    assert not quoted_part("commentary", (wenxuan, "李善"), quoted) and quoted_part("commentary", "蔡邕", {"蔡邕"})
     for names, collected in ((("李善",), quoted), (("蔡邕",), ((wenxuan, "蔡邕"),)), ((), quoted), (("蔡邕", "李善"), ())):
         want = sum(n for (edition, main, who), n in plain.items()
                    if who and (((edition, who) in collected) if (edition, who) in quoted and not main else who in names))

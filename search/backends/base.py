@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from characters.units import CELL_BOUNDARY
 from search.analysis import analysed
-from search.documents import EDITORIAL, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument
+from search.documents import EDITORIAL, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, TEXT_LAYERS, SearchDocument, quoted_part
 from search.kwic import MIXED, context_bounds, snippet_bounds, text_shape
 from search.query import MAX_QUERY_LENGTH, ParsedQuery, QueryError, parse_query
 
@@ -111,8 +111,8 @@ class WrittenBy(NamedTuple):
     of the editors' layer (``EDITORIAL``: 提要, 考證, 按) in one of the editions ``editors`` (those
     whose unnamed editors a dynasty filter keeps: a 四庫 copy's, written under the 清).
     A quoted man's part of a collected commentary (docs/decisions/0058: 應劭's in 前漢書,
-    徐廣's in 史記集解), a note naming one of the ``(edition id, name)`` pairs of ``quoted`` (the main
-    text naming him is his piece's, ``keeps_named``), is kept when it
+    徐廣's in 史記集解), a passage naming one of the ``(edition id, name)`` pairs of ``quoted`` that is no
+    main text (``search.documents.quoted_part``: the main text naming him is his piece's), is kept when it
     is one of ``collected``, whatever ``names`` hold (郭璞's part of 前漢書 counts under the dynasty its
     collector's list gives him, decision 0086; an author filter keeps it under him and its collector). Two filters of one table have the
     same ``quoted``. Sorted tuples (a query is a cache key)."""
@@ -124,13 +124,12 @@ class WrittenBy(NamedTuple):
     quoted: tuple[tuple[int, str], ...] = ()
     collected: tuple[tuple[int, str], ...] = ()
 
-    def keeps_named(self, edition: int, commentator: str, main: bool = False) -> bool:
-        """Whether a passage of the edition ``edition`` naming ``commentator`` (not "") is kept:
-        a quoted part (``quoted``) when it is ``collected``, any other when ``names`` hold him.
-        ``main``: the passage is of the main text (``MAIN_LAYERS``), which names its piece's author
-        (decision 0097: 文選註's 蔡伯喈's 郭有道碑文 蔡邕's), never a quoted part even where the book's
-        notes quote the same man (李善's 蔡邕曰): kept when ``names`` hold him, not under the collector."""
-        if not main and (edition, commentator) in self.quoted:
+    def keeps_named(self, edition: int, commentator: str, layer: str) -> bool:
+        """Whether a passage of ``layer`` in the edition ``edition`` naming ``commentator`` (not "")
+        is kept: a quoted part (``search.documents.quoted_part`` of ``quoted``: never the main text,
+        which names its piece's author, decision 0097) when it is ``collected``, any other when
+        ``names`` hold him."""
+        if quoted_part(layer, (edition, commentator), self.quoted):
             return (edition, commentator) in self.collected
         return commentator in self.names
 
@@ -139,7 +138,7 @@ class WrittenBy(NamedTuple):
         ("" for none named) is kept. A reader's annotation and unsigned front or back matter
         (``NOBODYS_UNSIGNED``) are nobody known's work; the editors' layer is kept in ``editors``."""
         if commentator:
-            return self.keeps_named(edition, commentator, layer in MAIN_LAYERS)
+            return self.keeps_named(edition, commentator, layer)
         if layer in MAIN_LAYERS:
             return edition in self.main
         if layer == EDITORIAL:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from search.documents import EDITORIAL, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED
+from search.documents import EDITORIAL, LAYERS, MAIN_LAYERS, NOBODYS_UNSIGNED, QUOTED_PART_LAYERS
 
 from ..base import WrittenBy
 from .corpus import Corpus
@@ -103,18 +103,18 @@ def written_mask(corpus: Corpus, written_by: WrittenBy) -> np.ndarray:
     names (``Corpus.written_by``), or naming no commentator and a note in one of its ``unnamed``
     editions (a reader's annotation excepted), or of the main text (``MAIN_LAYERS``) in one of its ``main`` editions,
     or of the editors' layer in one of its ``editors`` editions; a quoted man's part of a collected
-    commentary (``WrittenBy.quoted``, a note: the main text naming him is his piece's) when it is ``collected``. The last ``KEPT_MASKS`` are kept with the corpus."""
+    commentary (``WrittenBy.quoted``, in ``QUOTED_PART_LAYERS``: the main text naming him is his piece's) when it is ``collected``. The last ``KEPT_MASKS`` are kept with the corpus."""
     cache = corpus.__dict__.setdefault("_written_masks", {})
     mask = cache.get(written_by)
     if mask is None:
         mask = np.zeros(len(corpus), dtype=bool)
         for name in written_by.names:
             mask |= corpus.written_by(name)
-        if written_by.quoted:  # a quoted man's part of a collected commentary (a note): kept when collected
+        if written_by.quoted:  # a quoted man's part of a collected commentary (search.documents.quoted_part)
             editions = np.asarray(corpus.work_id)
-            notes = ~np.isin(np.asarray(corpus.layer), [LAYER_CODE[layer] for layer in MAIN_LAYERS])
+            quotable = np.isin(np.asarray(corpus.layer), [LAYER_CODE[layer] for layer in QUOTED_PART_LAYERS])
             for edition, name in written_by.quoted:
-                part = corpus.written_by(name) & (editions == edition) & notes
+                part = corpus.written_by(name) & (editions == edition) & quotable
                 mask[part] = (edition, name) in written_by.collected
         if written_by.main or written_by.unnamed or written_by.editors:
             editions = np.asarray(corpus.work_id)

@@ -262,10 +262,10 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
                     (in_main & np.isin(editions, np.asarray(written_by.main, dtype=np.int64))) | \
                     ((layers == LAYER_CODE[EDITORIAL])
                      & np.isin(editions, np.asarray(written_by.editors, dtype=np.int64)))
-                for docnum, edition, name, theirs, of_main in zip(
+                for docnum, edition, name, theirs, code in zip(
                         docnums.tolist(), editions.tolist(), view.commentators_of(searcher, docnums.tolist()),
-                        main.tolist(), in_main.tolist()):
-                    if not (written_by.keeps_named(edition, name, of_main) if name else theirs):
+                        main.tolist(), layers.tolist()):
+                    if not (written_by.keeps_named(edition, name, LAYERS[code]) if name else theirs):
                         allowed[docnum] = False
             lookup = _Lookup(searcher.reader(), view, query.exact, allowed)
             parsed = query.parsed
