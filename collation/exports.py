@@ -16,13 +16,17 @@ variants, and TEI P5 parallel segmentation.
 * **CSV**: one row per reading: section, section name (its title, else its opening words,
   else its chapter's title: ``reader.citation.section_heading``), piece, kind, start, end, lemma,
   witness, reading, class, gaiji, note, whole_section, corrected (1: the reading is
-  an accepted correction's); RFC 4180 (``excel`` dialect, CRLF line
+  an accepted correction's), lemma_stored, reading_stored; the name, lemma and reading read as
+  the collation page shows them (a gaiji as the character Kanripo's gaiji table reads it as,
+  else 〓: ``characters.gaiji.readable``), the lemma and reading as collated (``&KR0237;``) in
+  the two last columns of a row where either reads otherwise, else empty (decision 0108); RFC 4180 (``excel`` dialect, CRLF line
   ends) with a UTF-8 byte-order mark, as the hit list, so that spreadsheet programs read the
   characters as UTF-8; a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
   return gets a leading ``'`` so that they show it as text instead of running it as a formula
   (``config.spreadsheets``).
 * Texts are exported as collated, character for character (the text as read, or as imported:
-  ``text``; a Kanripo entity stays ``&KR0237;``), but for that ``'`` in the CSV.
+  ``text``; a Kanripo entity stays ``&KR0237;``) in the JSON and the TEI, and in the CSV's
+  ``_stored`` columns (but for that ``'``).
 * **TEI** (https://tei-c.org/release/doc/tei-p5-doc/en/html/TC.html, "parallel
   segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
@@ -41,6 +45,7 @@ import csv
 import io
 import xml.etree.ElementTree as ET
 
+from characters.gaiji import readable
 from characters.simplified import language_tag
 from config.spreadsheets import spreadsheet_row
 from config.xml_text import append_plain
@@ -54,7 +59,7 @@ from .service import CLOSER, HEADING_KINDS, SECTION, SOURCE, TITLE
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
 CSV_FIELDS = ["section", "section_name", "piece", "kind", "start", "end", "lemma", "witness", "reading", "class",
-              "gaiji", "note", "whole_section", "corrected"]
+              "gaiji", "note", "whole_section", "corrected", "lemma_stored", "reading_stored"]
 
 
 def _q(tag: str) -> str:
@@ -94,7 +99,10 @@ CSV_MARK = "\ufeff"
 
 def to_csv(collation) -> str:
     """One row per reading (``CSV_FIELDS``) after a header row, starting with ``CSV_MARK``;
-    cells made safe for spreadsheet programs (``config.spreadsheets``). Encode as UTF-8."""
+    cells made safe for spreadsheet programs (``config.spreadsheets``). The section's name, the
+    lemma and the reading as the collation page shows them (``characters.gaiji.readable``: 𥜗 for
+    ``&KR0237;``, else 〓), the lemma and the reading as collated in ``lemma_stored`` and
+    ``reading_stored`` where either reads otherwise (decision 0108). Encode as UTF-8."""
     out = io.StringIO()
     out.write(CSV_MARK)
     writer = csv.writer(out)
@@ -102,9 +110,11 @@ def to_csv(collation) -> str:
     for s in collation.sections:
         for v in s.variants:
             for r in v.readings:
+                lemma, reading = readable(v.lemma), readable(r.text)
+                stored = [v.lemma, r.text] if (lemma, reading) != (v.lemma, r.text) else ["", ""]
                 writer.writerow(spreadsheet_row([
-                    s.section.position, section_heading(s.section), v.piece, v.kind, v.start, v.end, v.lemma, r.witness, r.text,
-                    r.cls, int(r.gaiji), int(r.note), int(r.section), int(r.corrected)]))
+                    s.section.position, readable(section_heading(s.section)), v.piece, v.kind, v.start, v.end, lemma,
+                    r.witness, reading, r.cls, int(r.gaiji), int(r.note), int(r.section), int(r.corrected), *stored]))
     return out.getvalue()
 
 

@@ -273,8 +273,9 @@ class TestOnTheThreeWitnesses:
         body = client.get(base + "csv/", {"section": 26}).content.decode("utf-8")
         assert body.startswith("\ufeffsection,section_name,piece,")  # a byte-order mark, as the hit list has
         rows = list(csv.DictReader(io.StringIO(body[1:])))
-        assert {(r["witness"], r["lemma"], r["reading"], r["class"]) for r in rows if r["piece"] == "20"} == {
-            ("KR1d0086", "襦", "𥜗", GLYPH), ("KR1d0086-WYG", "襦", "&KR0237;", GLYPH)}
+        assert {(r["witness"], r["lemma"], r["reading"], r["class"], r["reading_stored"]) for r in rows
+                if r["piece"] == "20"} == {  # read as the page shows it, the gaiji as collated after (decision 0108)
+            ("KR1d0086", "襦", "𥜗", GLYPH, ""), ("KR1d0086-WYG", "襦", "𥜗", GLYPH, "&KR0237;")}
         tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
         assert [(w.get("{http://www.w3.org/XML/1998/namespace}id"), w.text) for w in tei.iter(TEI + "witness")] == [
             ("w0", "欽定四庫全書・純文字本（底本）"), ("w1", "四庫全書・文淵閣本 卷十"), ("w2", "四庫全書・文淵閣本・原字 卷十")]
@@ -302,6 +303,21 @@ class TestOnTheThreeWitnesses:
         response = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/tei/", params)
         assert response.status_code == 200
         assert tei_errors(response.content) == []
+
+    def test_the_collation_csv_reads_as_the_page_and_keeps_the_collated_text(self, witnesses, client):
+        """禮書綱目 卷十 §26: the seed's 襦 is 𥜗 in KR1d0086 and &KR0237; in the 文淵閣 原字 copy, which
+        Kanripo's gaiji table reads as 𥜗: the CSV reads 𥜗 as the page shows it, the reading as
+        collated in ``reading_stored`` (decision 0108); JSON keeps it as collated."""
+        seed, kr, wyg = witnesses
+        base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
+        rows = [r for r in csv.DictReader(io.StringIO(client.get(base + "csv/", {"section": 26}).content
+                                                      .decode("utf-8-sig"))) if r["lemma"] == "襦"]
+        assert [(r["witness"], r["reading"], r["class"], r["gaiji"], r["lemma_stored"], r["reading_stored"])
+                for r in rows] == [("KR1d0086", "𥜗", "glyph", "0", "", ""),
+                                   ("KR1d0086-WYG", "𥜗", "glyph", "0", "襦", "&KR0237;")] * 2  # 袒朱襦, 韝襦
+        readings = [r for v in client.get(base, {"section": 26}).json()["sections"][0]["variants"] if v["lemma"] == "襦"
+                    for r in v["readings"]]
+        assert [r["text"] for r in readings] == ["𥜗", "&KR0237;"] * 2
 
     def test_collation_tei_names_each_witness_language_by_its_script(self, witnesses, client):
         """The document's ``xml:lang`` is the base edition's script, as the juan's TEI export's; a
@@ -458,8 +474,9 @@ class TestOnTheThreeWitnesses:
         csv = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/csv/",
                          {"section": 26, "with": kr.pk}).content.decode()
         assert csv.splitlines()[:2] == [
-            "\ufeffsection,section_name,piece,kind,start,end,lemma,witness,reading,class,gaiji,note,whole_section,corrected",
-            f"26,{name},12,text,4,5,賓,KR1d0086,賔,glyph,0,0,0,0"]
+            "\ufeffsection,section_name,piece,kind,start,end,lemma,witness,reading,class,gaiji,note,whole_section,corrected,"
+            "lemma_stored,reading_stored",
+            f"26,{name},12,text,4,5,賓,KR1d0086,賔,glyph,0,0,0,0,,"]
         data = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/", {"section": 26, "with": kr.pk}).json()
         assert {k: v for k, v in data["sections"][0].items() if k != "variants"} == {
             "position": 26, "title": "", "name": name, "counterparts": {"KR1d0086": 26}}
@@ -588,7 +605,8 @@ class TestOnTheThreeWitnesses:
         assert client.get(api, {"text": "as-printed"}).json() == {
             "text": ["text 只能是 corrected（校正本）或 imported（原文）（text is corrected or imported）"]}
         rows = list(csv.reader(io.StringIO(client.get(api + "csv/", {"with": "KR1d0086", "section": 1}).content.decode("utf-8-sig"))))
-        assert rows[0][-1] == "corrected" and rows[1][-5:] == [CHARACTER, "0", "0", "0", "1"]
+        assert rows[0][-3:] == ["corrected", "lemma_stored", "reading_stored"]
+        assert rows[1][-7:] == [CHARACTER, "0", "0", "0", "1", "", ""]
 
 
 def test_an_unknown_id_under_works_is_not_called_a_slug(db, client):

@@ -130,8 +130,8 @@ def test_closer_variant_in_the_page_and_every_export(witnesses, client):  # noqa
              "section": False, "corrected": False}]}]
     rows = [line for line in client.get(base + "csv/", {"section": 4}).content.decode("utf-8-sig").splitlines()
             if ",closer," in line]
-    assert rows == ["4,陳設器席,,closer,3,4,器,KR1d0086,噐,glyph,0,0,0,0",
-                    "4,陳設器席,,closer,3,4,器,KR1d0086-WYG,噐,glyph,0,0,0,0"]
+    assert rows == ["4,陳設器席,,closer,3,4,器,KR1d0086,噐,glyph,0,0,0,0,,",
+                    "4,陳設器席,,closer,3,4,器,KR1d0086-WYG,噐,glyph,0,0,0,0,,"]
     tei = client.get(base + "tei/", {"section": 4}).content.decode()
     assert ('<trailer>右陳設<app><lem wit="#w0">器</lem><rdg wit="#w1 #w2" type="glyph">噐</rdg></app>席</trailer>'
             ) in tei

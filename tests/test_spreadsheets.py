@@ -56,6 +56,7 @@ def test_collation_csv_has_a_mark_and_escapes_formulas():
     body = to_csv(_collation("=1+2", "-射", "@侯"))
     assert body.startswith("\ufeffsection,section_name,")
     assert list(csv.reader(io.StringIO(body[1:], newline=""))) == [
-        CSV_FIELDS, ["26", "'@侯", "3", "text", "0", "1", "'-射", "KR1d0086-WYG", "'=1+2", "character", "0", "0", "0", "0"]]
+        CSV_FIELDS, ["26", "'@侯", "3", "text", "0", "1", "'-射", "KR1d0086-WYG", "'=1+2", "character", "0", "0", "0", "0",
+                     "", ""]]
     assert list(csv.reader(io.StringIO(to_csv(_collation("射", "侯", "張侯"))[1:], newline="")))[1] == [
-        "26", "張侯", "3", "text", "0", "1", "侯", "KR1d0086-WYG", "射", "character", "0", "0", "0", "0"]
+        "26", "張侯", "3", "text", "0", "1", "侯", "KR1d0086-WYG", "射", "character", "0", "0", "0", "0", "", ""]
