@@ -228,7 +228,7 @@ def test_one_juan_per_file_and_parts(corpus):
 #: KR1d0051 (讀禮通考): its 提要 is no contents list (its juan's label 提要・…・目録 names the list last).
 SECTIONS_PER_FOLDER = {
     "KR1d0001": 388, "KR1d0002": 91, "KR1d0005": 464, "KR1d0026": 68, "KR1d0038": 574,
-    "KR1d0051": 1682, "KR1d0086": 1417, "KR1d0086-WYG": 45, "KR1e0001": 597,
+    "KR1d0051": 1673, "KR1d0086": 1417, "KR1d0086-WYG": 45, "KR1e0001": 597,
 }
 
 

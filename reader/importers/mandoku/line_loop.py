@@ -25,7 +25,7 @@ from .contents import (ENTRY, GOES_ON, LIVES, contents_lines, full_noted_title, 
                        listed_titles, printed_title, spaced_list)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
-    hanging_indent, heads_over_a_piece, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE,
+    hanging_indent, heads_over_a_piece, heads_over_text, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE,
     title_goes_on, title_under_head,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, hangs_on, runs_on, scan_line
@@ -74,6 +74,13 @@ def closes_above(units: list[Unit]) -> bool:
         if u.kind in ("heading", "part", "break"):
             return False
     return False
+
+
+def _head_alone(unit: Unit) -> bool:
+    """Whether ``unit`` is a juan's head line read so far (``lines.heads_over_text``): a paragraph of one
+    printed line, two or more columns in, of words alone (one piece of text, no note)."""
+    return unit.kind == "para" and unit.lines == 1 and unit.indent >= 2 and len(unit.pieces) == 1 \
+        and unit.pieces[0].kind == TEXT
 
 
 class LineLoop:
@@ -666,7 +673,12 @@ class LineLoop:
                 before, line, next((x for x in lines[i + 1:end] if not PB_ONLY.match(x)), "")) or (
                     # the 類 under the 部, each a line alone (文選註 卷十九 　詩 over 　補亡: ``lines.heads_over_a_piece``)
                     not self.header.tls and not para_break and not goes_on and unit is not None and unit.new_para
-                    and unit.lines == 1 and heads_over_a_piece(before, line, lines[i + 1:min(end, i + 12)]))
+                    and unit.lines == 1 and heads_over_a_piece(before, line, lines[i + 1:min(end, i + 12)])) or (
+                    # the heads of a juan printed as deep as each other over its text (讀禮通考 卷六十六 　　䘮儀節二十九
+                    # over 　　國恤一 over 　　　顧命: ``lines.heads_over_text``), nothing but such heads since its title
+                    not self.header.tls and not para_break and not goes_on and unit is not None and unit.new_para
+                    and unit.lines == 1 and all(_head_alone(u) for u in units)
+                    and heads_over_text(before, line, lines[i + 1:min(end, i + 12)]))
             new_para = para_break or label_closed or label is not None or bool(number) or entry_start or ended or (
                 not self.header.tls and level != prev_indent and not wrapped) or bool(entry) or after_entry or stacked
             cont_arg = None

@@ -255,6 +255,8 @@ _WORDS_MAYBE_NOTED = re.compile(r"^[^()/<>\u3000 ¶]+(?:\(.*)?¶?$")
 
 #: A printed line of a name alone or with its note (an author's line under a piece's title: 東廣微(…)).
 _NAME_NOTED = re.compile(rf"^[^()/<>\u3000 ¶]{{2,{NAME_MAX}}}(?:\(.*)?¶?$")
+#: A heading's printed line: words alone or with their note, closed on the line (``heads_over_text``).
+_HEAD_LINE = re.compile(r"^[^()/<>\u3000 ¶]+(?:\([^()]*\))?¶?$")
 
 
 def heads_over_a_piece(before: str, line: str, below: list[str]) -> bool:
@@ -287,6 +289,55 @@ def heads_over_a_piece(before: str, line: str, below: list[str]) -> bool:
         return False
     name_lead, name = split_indent(content[k])
     return len(name_lead) > len(title_lead) and bool(_NAME_NOTED.match(name))
+
+
+#: The most heading lines a stack at a juan's head prints under two lines as deep as each other before its
+#: text (``heads_over_text``: 讀禮通考 卷六十六's 顧命 under 䘮儀節二十九 and 國恤一).
+HEADS_BELOW = 2
+#: The word a closing line opens with (``右戒百官``: ``structure.CLOSER``), which says what is printed above it.
+CLOSING_WORD = "右"
+
+
+def heads_over_text(before: str, line: str, below: list[str]) -> bool:
+    """Whether ``before`` and ``line`` are two headings of a stack at a juan's head, printed as deep as
+    each other, rather than ``before``'s words going on: each a line of words alone (at most
+    ``STACKED_MAX``), two or more columns in and as deep; under them (``below``: the lines that follow,
+    page breaks skipped) at most ``HEADS_BELOW`` more lines of the stack, each printed deeper than
+    them, words alone or with their note closed on the line, then the text, printed less deep than the
+    stack, that goes on at its own depth (a line raised in honour goes back to the stack's depth under
+    it). A 四庫 copy prints a juan's headings two or more columns in, each on a line of its own, and
+    the text under them at the top of the column (or as deep as its block): a line of words that stops
+    short of its column has ended, and the words under it, as deep and as short, start a line of their
+    own. 讀禮通考 prints its 門 and its 目 so: ``　　喪期十`` over ``　　　齊衰不杖期下``, each a column deeper,
+    but where a 門 has parts it prints the part as deep as the 門 (卷六十六 ``　　䘮儀節二十九`` over
+    ``　　國恤一`` over ``　　　顧命``, over ``周書顧命…``) or the 目 as deep as the part (卷十九 ``　　喪期十九``
+    over ``　　　國恤二`` over ``　　　天子服母后``); both were read as one line of text, ``䘮儀節二十九國恤一``.
+    The caller reads only a stack with nothing but its lines before it since the juan's title (no text
+    yet); elsewhere, and where more than two such lines stand as deep, they are a list's entries (a 目錄's;
+    禮書's names of the things its figures show at a juan's head, ``　　　漆几`` over ``　　　文貝`` over
+    ``　　　雕玉``, read as one paragraph) or
+    lines of text broken short before a word raised in honour (讀禮通考 卷九十三's ``　　鑾駕南廵…``
+    over ``　　特諭嚴禁…``), left as they are read. A line opening with 右 speaks of what is printed above it
+    (a closer's word, ``structure.CLOSER``: 世説新語校語's first line 「　　右世說三十六篇…」), never heads what
+    follows, and the line under it goes on with it. Pure."""
+    lead, words = split_indent(before)
+    indent, rest = split_indent(line)
+    if not (len(lead) >= 2 and lead == indent and _WORDS_ALONE.match(words) and _WORDS_ALONE.match(rest)
+            and len(words.rstrip(PILCROW)) <= STACKED_MAX and len(rest.rstrip(PILCROW)) <= STACKED_MAX
+            and not words.startswith(CLOSING_WORD)):
+        return False
+    content = [x for x in below if not PB_ONLY.match(x)]
+    for k, x in enumerate(content[:HEADS_BELOW + 1]):
+        deeper, words = split_indent(x)
+        if len(deeper) < len(indent):
+            # the text goes on at its own depth: a line raised in honour goes back to the stack's depth under
+            # it (通鑑輯覽's 卷首: 高宗's 序 printed two columns in, ``　　編年之書莫備於`` over the raised
+            # ``皇祖御批之…`` over ``　　以至元末明初…``), and the short lines over it were its text
+            after = content[k + 1] if k + 1 < len(content) else ""
+            return bool(words.strip(PILCROW)) and len(split_indent(after)[0]) != len(indent)
+        if k == HEADS_BELOW or len(deeper) == len(indent) or not _HEAD_LINE.match(words):
+            return False
+    return False
 
 
 def title_goes_on(before: str, line: str, below: list[str], full: int) -> bool:

@@ -41,10 +41,16 @@ def noted_title(u: Unit, nxt: Unit | None, prev: Unit | None, after_title: bool,
     noted line right under a title, or under a one-line paragraph printed higher than it, is
     that piece's author with a note on him (文選 ``　　與蘇武詩三首(五言/)`` then
     ``　　　李少卿(漢書曰…)``), and a line ending in 註 傳 學 … names a commentary: neither is a
-    title."""
+    title. Words longer than an author's name (``AUTHOR_MAX``, one run: a list's line prints several)
+    under a heading of words alone printed two or more columns in, and deeper than it, are no author but
+    the next heading of the stack (讀禮通考 卷七十 ``　　國恤五`` over
+    ``　　　南宋大喪通儀下(附遼金/二代儀)``, 卷一百五 ``　　變禮五`` over ``　　　喪中冠子嫁子娶婦(…)``)."""
     text = "".join(u.pieces[0].chunks)
     under_title = after_title or (prev is not None and prev.kind == "para" and prev.lines == 1
                                   and 0 < prev.indent < u.indent)
+    if after_title and prev is not None and 2 <= prev.indent < u.indent and len(prev.pieces) == 1 \
+            and prev.pieces[0].kind == TEXT and u.pieces[0].n > AUTHOR_MAX and "\u3000" not in text:
+        under_title = False
     # under a noted title whose note runs on over the next lines, printed as high or higher
     # (六臣註文選 ``　　　九章(…`` and two lines of its note, then ``　　　屈平(王逸注)``): the author's line
     if prev is not None and prev.kind == "para" and prev.pieces and all(p.kind == NOTE for p in prev.pieces):
