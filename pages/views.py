@@ -35,6 +35,7 @@ from reader.paging import juan_page_of, juan_pages, page_of, printed_page_at
 from reader.places import edition_by_slug, edition_of_work, juan_by_slug
 from corrections.reading import OVERLAY_VALUES, reading_overlay, text_controls
 from corrections.own import mark_own, own_marks
+from reader.continued import first_piece, goes_on, mark_continued
 from reader.display import (CHOICES, carry_query, display_controls, display_from_request, fit_to_layers,
                             juan_layers_and_notes,
                             remember, simplify_views)
@@ -355,6 +356,7 @@ def juan_detail(request, slug, number):
                            if len(pages) > 1 else juan.get_absolute_url())
     toc = [view for cv in chapters for view in cv.sections]
     set_openings([view.section for view in toc if view.page > 1])  # page 1 views: from their pieces
+    mark_continued(toc)  # 湘君 then 湘君（續）: a piece cut into parts named once
     _, explicit = display_from_request(request)
     links = juan_page_links(request, juan, pages, page, explicit) if len(pages) > 1 else []
     layers = layers_of(juan)  # before the juan's citation names its people (Edition.unannotated)
@@ -404,6 +406,7 @@ def section_detail(request, slug, number, position):
     if not view.page_found:  # past the last page: say so, name the last and link to it
         _, explicit = display_from_request(request)
         raise PastLastPage(page, view.page_count, "節", page_links(request, view, explicit)[-1]["url"])
+    view.continued = goes_on(near[index - 1] if index > 0 else None, section, first_piece(view))
     parallels, late, own = section_parallels(juan, view)
     response = _reading(request, "reader/section.html", juan, chapters, {
         "other_pages": lambda highlight: hits_on_other_pages(juan, view, highlight, getattr(view, "page_links", [])),

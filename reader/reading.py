@@ -62,6 +62,9 @@ class SectionView:
     page_found: bool = True
     #: ``{piece position: note number}`` in the whole section, for a section of several pages.
     note_numbers: dict = field(default_factory=dict)
+    #: Whether the section goes on with the piece of the section listed before it (``continued``,
+    #: decision 0111): a list names it 湘君（續）.
+    continued: bool = False
 
     @property
     def paged(self) -> bool:
