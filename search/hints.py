@@ -135,7 +135,10 @@ def respellings(text: str) -> list[Suggestion]:
     every such character respelled at once (each choice of its forms, 个 → 個 or 箇), then one
     character at a time; at most ``MOST_RESPELLINGS``, none when no character has another form.
     ``公樂作而後就物`` → ``[公樂作而后就物]``; ``後於`` → ``[后于, 后於, 後于]``. Each message names the
-    characters changed: 「後」與「后」."""
+    characters changed: 「後」與「后」, and says the books write the respelled query (書中有作「公樂作而后就物」者),
+    which holds only of one that finds something: the caller offers no other (``search.service.query_hints``
+    searches each, with the query's filters). It never says the books write the query as typed too: 万取千焉
+    is respelled 萬取千焉 where no book prints 万 (it said 「書中亦有此寫法」, "the books also write it so")."""
     bare = DESCRIPTION.sub(lambda m: "\0" * len(m.group()), text)  # a description's characters are its own
     places = [(i, written_apart(ch)) for i, ch in enumerate(bare) if ch != "\0" and written_apart(ch)]
     if not places:
@@ -151,7 +154,7 @@ def respellings(text: str) -> list[Suggestion]:
         query = "".join(changes.get(i, ch) for i, ch in enumerate(text))
         pairs = "、".join(f"「{text[i]}」與「{form}」" for i, form in sorted(changes.items()))
         english = ", ".join(f"{text[i]} and {form}" for i, form in sorted(changes.items()))
-        out.append(Suggestion(query, f"繁體本中{pairs}各為一字，檢索分開，書中亦有此寫法"
-                                     f"（traditional editions keep {english} apart, and so does search: "
-                                     f"the books also write it so）"))
+        out.append(Suggestion(query, f"繁體本中{pairs}各為一字，檢索分開；書中有作「{query}」者"
+                                     f"（traditional editions keep {english} apart, and so does search; "
+                                     f"the books write {query}）"))
     return out

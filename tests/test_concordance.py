@@ -216,8 +216,8 @@ def test_a_query_that_finds_nothing_is_offered_the_way_the_library_writes_it(cli
     a link, and search what was asked (0 hits), never the respelling silently."""
     from search.hints import respellings
 
-    message = ("繁體本中「後」與「后」各為一字，檢索分開，書中亦有此寫法（traditional editions keep 後 and 后 apart, "
-               "and so does search: the books also write it so）")
+    message = ("繁體本中「後」與「后」各為一字，檢索分開；書中有作「公樂作而后就物」者（traditional editions keep 後 and 后 "
+               "apart, and so does search; the books write 公樂作而后就物）")
     assert respellings("公樂作而後就物") == [Suggestion("公樂作而后就物", message)]
     assert [s.query for s in respellings("後於")] == ["后于", "后於", "後于"]
     assert respellings("大射") == [] and [s.query for s in respellings("[車*犬]后")] == ["[車*犬]後"]
