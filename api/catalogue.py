@@ -83,7 +83,7 @@ class ClassWorks(generics.ListAPIView):
             shelved = decided_shu(works.only("pk", "title", "classification", "shu"))
             wanted = "" if shu == UNSORTED else shu
             works = works.filter(pk__in=[pk for pk, name in shelved.items() if name == wanted])
-        return works.in_shelf_order().with_editions()
+        return works.in_shelf_order().with_juan_labels()
 
     @extend_schema(parameters=[CLASS_CODE, OpenApiParameter(
         "shu", str, OpenApiParameter.QUERY, description="only the works of this 屬 (周禮之屬); 未分屬: those of none")])

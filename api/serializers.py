@@ -12,7 +12,7 @@ from reader.citation import (juan_citation_text, permalink, section_citation, se
                              set_piece_titles)
 from reader.matter import set_matter
 from reader.juan_heads import juan_end, juan_head
-from reader.juan_labels import short_label
+from reader.juans import juan_count
 from reader.models import Edition, Juan, Piece, Work, stored_shu
 from reader.people import people_text, section_byline, section_people, work_dynasty, work_people
 from reader.shelving import decided_shu
@@ -44,7 +44,7 @@ class JuanSummarySerializer(serializers.ModelSerializer):
     def get_label(self, juan) -> str:
         """The juan's label as the book titles it, a file of several printed 卷 of one juan by their range
         (``卷二十八上至卷二十八下``, ``reader.juan_labels.short_label``, decision 0089); "" for a file without a title line."""
-        return short_label(juan.label)
+        return juan.api_label
 
     def get_chapters(self, juan) -> list[dict[str, str]]:
         """The juan's chapters in order: ``[{"title": "射禮", "category": ""}, …]`` (prefetched ``chapters``)."""
@@ -59,26 +59,59 @@ class JuanSummarySerializer(serializers.ModelSerializer):
         return self.context["request"].build_absolute_uri(juan.get_absolute_url())
 
 
+class BookJuanCountSerializer(serializers.Serializer):
+    """An edition's juans as the book counts them, as its work page gives them (``reader.juans.JuanCount``):
+    ``juans`` numbered 卷 (卷十上 and 卷十下 one), ``parts`` the printed 卷 where the book prints some in parts
+    (0 where none), ``head`` parts of 卷首, ``kaozheng`` files of the editors' 考證 alone, ``other`` files of
+    other front or back matter (卷外), ``chapters`` files that are one chapter (篇) each; ``text`` the page's
+    words for them, ``100 卷（分爲 120 卷；另有卷外 2）``."""
+
+    juans = serializers.IntegerField()
+    parts = serializers.IntegerField()
+    head = serializers.IntegerField()
+    kaozheng = serializers.IntegerField()
+    other = serializers.IntegerField()
+    chapters = serializers.IntegerField()
+    text = serializers.CharField()
+
+
+def book_juan_count(edition) -> dict:
+    """``BookJuanCountSerializer``'s dict for ``edition``: from its prefetched ``labelled_juans``
+    (``Work.objects.with_juan_labels()``) or, without them, one query."""
+    juans = getattr(edition, "labelled_juans", None)
+    counted = juan_count(edition.juans.only("id", "label", "number") if juans is None else juans)
+    return {"juans": counted.juans, "parts": counted.parts, "head": counted.head, "kaozheng": counted.kaozheng,
+            "other": counted.other, "chapters": counted.chapters, "text": str(counted)}
+
+
 class EditionSerializer(serializers.ModelSerializer):
     """An edition (witness) of a work: id, slug (its URL key), name (``Edition.name``),
     label, Kanripo ID and edition, collection, script (``traditional``, ``simplified`` or
-    ``mixed``: ``Edition.script``), juan count, API and reading URLs."""
+    ``mixed``: ``Edition.script``), juan count (its files, what ``/juans/<n>/`` serves) and its
+    juans as the book counts them (``book_juan_count``, the work page's figure), API and reading URLs."""
 
     name = serializers.CharField(read_only=True)
     juan_count = serializers.SerializerMethodField()
+    book_juan_count = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
     reading_url = serializers.SerializerMethodField()
 
     class Meta:
         model = Edition
         fields = ["id", "slug", "name", "label", "kanripo_id", "kanripo_edition", "collection", "script",
-                  "juan_count", "url", "reading_url"]
+                  "juan_count", "book_juan_count", "url", "reading_url"]
 
     def get_juan_count(self, edition) -> int:
-        """The edition's juans in the database (the annotated ``juan_count`` when the queryset has it, else one
-        query)."""
+        """The edition's juans in the database, one a file, what ``/juans/<n>/`` serves (the annotated
+        ``juan_count`` when the queryset has it, else one query): 102 for 前漢書, whose book counts 100 卷
+        printed as 120 (``book_juan_count``)."""
         count = getattr(edition, "juan_count", None)
         return edition.juans.count() if count is None else count
+
+    @extend_schema_field(BookJuanCountSerializer)
+    def get_book_juan_count(self, edition) -> dict:
+        """The edition's juans as the book counts them, the figure its work page gives (``book_juan_count``)."""
+        return book_juan_count(edition)
 
     def get_url(self, edition) -> str:
         """The edition's API URL, absolute: ``…/api/editions/<id>/``."""
@@ -96,7 +129,8 @@ class WorkSerializer(serializers.ModelSerializer):
     dynasty (the catalogue's where it lists the work, else the work's: ``reader.people.work_dynasty``), collection, slug, Kanripo ID, class in Kanripo's catalogue
     (``classification``: KR1d, "" unclassified) and 屬 (``shu``: the one the catalogue shelves it
     under, given or named by its title, ``reader.shelving``; "" for none), juan count (its fullest
-    edition's: ``juan_count``, the figure the catalogue pages give), the id of that edition
+    edition's files: ``juan_count``) and its 卷 as the book counts them (``book_juan_count``, the figure the
+    catalogue and work pages give), the id of that edition
     (``reading_edition``), the page of the edition it is read in (``reading_url``:
     ``Work.reading_url``) and its editions, each with its own juan count."""
 
@@ -104,6 +138,7 @@ class WorkSerializer(serializers.ModelSerializer):
     people = serializers.SerializerMethodField()
     dynasty = serializers.SerializerMethodField()
     juan_count = serializers.SerializerMethodField()
+    book_juan_count = serializers.SerializerMethodField()
     reading_edition = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
     reading_url = serializers.SerializerMethodField()
@@ -113,7 +148,8 @@ class WorkSerializer(serializers.ModelSerializer):
     class Meta:
         model = Work
         fields = ["id", "title", "author", "people", "native_place", "dynasty", "collection", "slug", "kanripo_id",
-                  "classification", "shu", "juan_count", "reading_edition", "url", "reading_url", "editions"]
+                  "classification", "shu", "juan_count", "book_juan_count", "reading_edition", "url", "reading_url",
+                  "editions"]
 
     def get_author(self, work) -> str:
         """The work's byline as one line (``reader.people.people_text`` of ``people``): ``〔漢〕鄭玄注　〔唐〕賈公彥疏``; ""
@@ -155,6 +191,16 @@ class WorkSerializer(serializers.ModelSerializer):
         if reading is None:
             return 0
         return counted[reading] if counted.get(reading) is not None else work.editions.get(pk=reading).juans.count()
+
+    @extend_schema_field(BookJuanCountSerializer(allow_null=True))
+    def get_book_juan_count(self, work) -> dict | None:
+        """The juans of the edition ``juan_count`` counts (``reading_edition``) as the book counts them, the
+        figure the work page gives (``book_juan_count``: 前漢書's ``juan_count`` 102 is ``{"juans": 100,
+        "parts": 120, "other": 2, …, "text": "100 卷（分爲 120 卷；另有卷外 2）"}``); None for a work without
+        editions."""
+        reading = work.reading_edition_id()
+        edition = next((e for e in work.editions.all() if e.pk == reading), None)
+        return None if edition is None else book_juan_count(edition)
 
     def get_reading_edition(self, work) -> int | None:
         """The id of the edition ``juan_count`` counts and ``reading_url`` opens (``Work.reading_edition_id``:
@@ -364,7 +410,7 @@ def juan_structure(juan, chapters, request) -> dict:
         "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),
         "number": juan.number,
-        "label": short_label(juan.label),  # a file of several printed 卷 of one juan: their range (0089)
+        "label": juan.api_label,  # a file of several printed 卷 of one juan: their range (0089)
         # the juan's title line and bylines as the book prints them over its text (reader.juan_heads)
         "printed_head": head_rows(juan_head(juan.header)),
         # its end title as printed after its last chapter (Juan.trailer: 世說新語下卷下(終))
@@ -516,7 +562,7 @@ def section_structure(juan, chapter, view, request, heading_notes=()) -> dict:
     return {
         "work": work_head(juan.work, juan.edition),
         "edition": edition_ref(juan.edition, request),
-        "juan": {"number": juan.number, "label": short_label(juan.label)},
+        "juan": {"number": juan.number, "label": juan.api_label},
         "chapter": {"position": chapter.position, "title": chapter.title, "category": chapter.category},
         **section_data,
         "pages": section_pages(view, request),

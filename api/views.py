@@ -58,8 +58,10 @@ SEARCH_PARAMETERS = [
         "`\"…\"`/`「…」`/`“…”` 整句; `?`/`？` 代任一字. 1–200 characters."),
         examples=[OpenApiExample("one character", value="鵠"), OpenApiExample("phrase across a note", value="戒射宰戒"),
                   OpenApiExample("and / not", value="獲 -釋獲"), OpenApiExample("wildcard", value="射?獲")]),
-    OpenApiParameter("layer", {"type": "array", "items": {"type": "string", "enum": [
-        *LAYER_GROUPS, *LAYER_ALIASES]}}, style="form", explode=True,
+    OpenApiParameter("layer", {"type": "array", "items": {"anyOf": [
+        {"type": "string", "enum": [*LAYER_GROUPS, *LAYER_ALIASES]},
+        {"type": "string", "description": "a book's own name of a layer, as a hit's layer_name gives it: 章句, 補注"}]}},
+        style="form", explode=True,
         description="範圍 (one or more, repeated or comma-separated: `layer=commentary,subcommentary`): all "
                     "(default), classic 經文 (read continuously across commentary), commentary 注 (注/傳/箋), "
                     "readings 音義, subcommentary 疏, editorial 按語, smallprint 小字, paratext 序跋 (front and back "
@@ -67,7 +69,10 @@ SEARCH_PARAMETERS = [
                     "annotations, searched only when asked for); text, note, record, record_note, title and "
                     "annotations (the older names and the layers results report) are accepted too, and so is each "
                     "choice's Chinese name as the pages show it (經文 or 經, 注, 音義, 疏, 按語, 小字, 序跋, 各層注釋, 記, "
-                    "標題, 讀者注記; in simplified characters too: 经文, 音义). Example: "
+                    "標題, 讀者注記; in simplified characters too: 经文, 音义), and 記注 (records' notes, as record_note). "
+                    "A book's own name of a layer, as a hit's `layer_name` gives it (章句 and 補注 in 楚辭補注, 集解, "
+                    "鄭注, 提要), keeps the passages so named whatever their layer (`layer=章句`: 王逸's notes, not "
+                    "洪興祖's 補注, both commentary); one that no book of the library gives is a 400. Example: "
                     "`commentary,subcommentary` (注與疏), or `注,疏`."),
     OpenApiParameter("exact", str, enum=["on", "off"], description=(
         "嚴格字形: on compares characters exactly; off (default) folds variants (鼓/鼔, 說/説, 玄/𤣥) and "
@@ -163,7 +168,7 @@ class WorkList(generics.ListAPIView):
     serializer_class = WorkSerializer
 
     def get_queryset(self):
-        qs = Work.objects.order_by("title", "id").with_editions()
+        qs = Work.objects.order_by("title", "id").with_juan_labels()
         title = self.request.query_params.get("title")
         if title:  # any of its titles (reader.places.work_titles: the sources' and the catalogue's)
             qs = qs.filter(Q(title__icontains=title) | Q(other_titles__icontains=title)
@@ -208,7 +213,7 @@ class WorkDetail(generics.RetrieveAPIView):
     """A work with its editions, and the juans of its default edition with their chapter titles."""
 
     serializer_class = WorkDetailSerializer
-    queryset = Work.objects.with_editions()
+    queryset = Work.objects.with_juan_labels()
 
     @extend_schema(parameters=[WORK_ID])
     def get(self, request, *args, **kwargs):

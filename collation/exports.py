@@ -72,9 +72,9 @@ def to_json(collation) -> dict:
     return {
         "work": {"id": base.work_id, "title": base.work.title},
         "base": {"edition": {"id": base.pk, "slug": base.slug, "name": base.name},
-                 "juan": {"number": collation.base_juan.number, "label": collation.base_juan.label}},
+                 "juan": {"number": collation.base_juan.number, "label": collation.base_juan.api_label}},
         "witnesses": [{"edition": {"id": e.pk, "slug": e.slug, "name": e.name},
-                       "juan": {"number": j.number, "label": j.label} if j else None}
+                       "juan": {"number": j.number, "label": j.api_label} if j else None}
                       for e, j in collation.witnesses.values()],
         "counts": collation.counts(),
         "text": collation.text,
@@ -185,7 +185,7 @@ def to_tei(collation) -> str:
     header = ET.SubElement(tei, _q("teiHeader"))
     file_desc = ET.SubElement(header, _q("fileDesc"))
     title_stmt = ET.SubElement(file_desc, _q("titleStmt"))
-    ET.SubElement(title_stmt, _q("title")).text = f"{base.work.title}{juan.label or juan.number} 校勘"
+    ET.SubElement(title_stmt, _q("title")).text = f"{base.work.title}{juan.display_label} 校勘"
     author = cited_people(base.work, base)
     if author:
         ET.SubElement(title_stmt, _q("author")).text = author
@@ -201,7 +201,7 @@ def to_tei(collation) -> str:
     for k, (edition, wjuan) in enumerate(collation.witnesses.values(), start=1):
         ids[edition.slug] = f"w{k}"
         witness = ET.SubElement(list_wit, _q("witness"), {f"{{{XML_NS}}}id": f"w{k}", "n": edition.slug})
-        witness.text = edition.name + (f" {wjuan.label or wjuan.number}" if wjuan else "")
+        witness.text = edition.name + (f" {wjuan.display_label}" if wjuan else "")
     encoding = ET.SubElement(header, _q("encodingDesc"))
     ET.SubElement(encoding, _q("variantEncoding"), {"method": "parallel-segmentation", "location": "internal"})
     body = ET.SubElement(ET.SubElement(tei, _q("text")), _q("body"))

@@ -488,7 +488,7 @@ def to_json(parallel: Parallel, request) -> dict:
     return {
         "work": {"id": edition.work_id, "title": edition.work.title},
         "edition": {"id": edition.pk, "slug": edition.slug, "name": edition.name},
-        "juan": {"number": juan.number, "label": juan.label},
+        "juan": {"number": juan.number, "label": juan.api_label},
         "section": {"position": section.position, "title": section_title(section), "name": section_heading(section)},
         "url": request.build_absolute_uri(section.get_absolute_url()),
         "layer": parallel.layer, "piece": parallel.piece,

@@ -6,7 +6,9 @@ numbers; everything a reader sees or types uses the label, read here:
 
 - a label itself is read and shown by ``reader.juan_labels`` (``parse_label``, ``short_label``).
 - ``matching_juans(text, juans)``: the juans a typed label names (``卷十`` names 卷十, and 卷十上
-  and 卷十下 when the book splits it; a label typed as written, such as ``序``, names itself).
+  and 卷十下 when the book splits it; a label typed as written, such as ``序``, names itself), and
+  ``named_parts`` the printed 卷 of a file it names (卷一上 of 孟子注疏's ``卷一上・卷一下``), whose
+  chapters ``printed_groups`` gives.
 - ``juan_count(labels)``: the juans as the book counts them (卷一…卷八十五 are 85 juans, 卷十上
   and 卷十下 one), and the printed 卷 where the book divides some (卷十上 and 卷十下 two: 前漢書's
   100 卷 are printed as 120), with 卷首 and the rest of the front matter apart.
@@ -29,27 +31,57 @@ def juan_labels_of(juan) -> list[JuanLabel | None]:
     return [parse_label(part) for part in juan.label.split("・")]
 
 
-def matching_juans(text: str, juans) -> list:
-    """The juans of ``juans`` (``Juan`` objects) that the typed ``text`` names, in their
-    order: the same label as written or as shown (``short_label``: 卷二十八上至卷二十八下), else the same number, part and suffix (a typed label
-    without a part names every part: 卷十 names 卷十上 and 卷十下; a part names its own parts:
-    卷二十七中 names 卷二十七中之上 and 卷二十七中之下)."""
+def named_parts(text: str, juan) -> tuple[str, ...]:
+    """The parts of ``juan``'s label (``Juan.label`` split at ・, as the importer joins a file's printed
+    卷; ``("",)`` for a juan without a label) that the typed ``text`` names, in their order; () when it
+    names none. The whole label as written or as shown (``short_label``: 卷二十八上至卷二十八下) names
+    every part; else a part as written names itself, and a label read as a number, part and suffix names
+    the parts with the same (a typed label without a part names every part: 卷十 names 卷十上 and 卷十下;
+    a part names its own parts: 卷二十七中 names 卷二十七中之上 and 卷二十七中之下)."""
     typed = (text or "").strip()
     if not typed:
-        return []
+        return ()
+    stored = (juan.label or "").strip()
+    parts = tuple(juan.label.split("・")) if juan.label else ("",)
+    if stored and typed in (stored, short_label(stored)):
+        return parts
+    if typed in parts:
+        return (typed,)
     want = parse_label(typed)
-    out = []
-    for juan in juans:
-        if juan.label and typed in (juan.label.strip(), short_label(juan.label.strip()), *juan.label.split("・")):
-            out.append(juan)
-            continue
-        if want is None:
-            continue
-        if any(have is not None and (have.number, have.head, have.suffix) == (want.number, want.head, want.suffix)
-               and (not want.part or have.part in (want.part, *(f"{want.part}之{p}" for p in "上中下")))
-               for have in juan_labels_of(juan)):
-            out.append(juan)
-    return out
+    if want is None:
+        return ()
+    return tuple(part for part, have in zip(parts, juan_labels_of(juan))
+                 if have is not None and (have.number, have.head, have.suffix) == (want.number, want.head, want.suffix)
+                 and (not want.part or have.part in (want.part, *(f"{want.part}之{p}" for p in "上中下"))))
+
+
+def matching_juans(text: str, juans) -> list:
+    """The juans of ``juans`` (``Juan`` objects) that the typed ``text`` names, in their
+    order: those of which it names a part or more (``named_parts``)."""
+    return [juan for juan in juans if named_parts(text, juan)]
+
+
+def printed_groups(chapters) -> list[tuple[str, list]]:
+    """``chapters`` (a juan's ``Chapter`` objects in order) grouped by the printed 卷 they fall in
+    (``Chapter.printed_juan``, decision 0062: 孟子注疏 KR1h0003_001's 〈梁恵王章句上〉 and 〈卷一上考證〉
+    → 卷一上, the next two → 卷一下), as ``[(label, chapters)]`` in order: a chapter of none goes with the
+    group it comes before (世説新語's 校語 bound before 卷上之上), those after the last with the last; []
+    where no chapter records one (the file is one printed 卷). The work page lists these groups, the juan
+    filter names them and search hits are labelled by them."""
+    groups: list[tuple[str, list]] = []
+    waiting: list = []
+    for chapter in chapters:
+        if not chapter.printed_juan:
+            waiting.append(chapter)
+        elif groups and groups[-1][0] == chapter.printed_juan:
+            groups[-1][1].extend([*waiting, chapter])
+            waiting = []
+        else:
+            groups.append((chapter.printed_juan, [*waiting, chapter]))
+            waiting = []
+    if waiting and groups:
+        groups[-1][1].extend(waiting)
+    return groups
 
 
 @dataclass(frozen=True)
@@ -288,21 +320,8 @@ def printed_entries(juans) -> list[PrintedJuan]:
             entries.append(PrintedJuan(juan, juan.display_label, None, juan.contents,
                                        juan.appendices, getattr(juan, "section_count", 0)))
             continue
-        groups: list[tuple[str, list]] = []
-        waiting: list = []
-        for chapter in chapters:
-            if not chapter.printed_juan:
-                waiting.append(chapter)
-            elif groups and groups[-1][0] == chapter.printed_juan:
-                groups[-1][1].extend([*waiting, chapter])
-                waiting = []
-            else:
-                groups.append((chapter.printed_juan, [*waiting, chapter]))
-                waiting = []
-        if waiting:
-            groups[-1][1].extend(waiting)
         before = 0
-        for k, (label, members) in enumerate(groups):
+        for k, (label, members) in enumerate(printed_groups(chapters)):
             contents = [Content.of(c) for c in members  # 〈卷首下〉 under 卷首下: named once
                         if c.title and c.title != label and not c.title.endswith(APPENDIX)]
             if k == 0 and juan.contents and juan.contents[0].continued:

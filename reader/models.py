@@ -19,7 +19,7 @@ from catalogue.catalogue import CatalogueClass, bu_of, class_of, entry, get_clas
 from characters.simplified import SCRIPT_CHOICES, TRADITIONAL
 
 from reader.editions import edition_name, reading_edition
-from reader.juan_labels import shown_label
+from reader.juan_labels import short_label, shown_label
 from reader.people import people_text
 from reader.shelving import decided_shu
 from reader.pieces import (CLASSIC, DEFAULT_BASIS, DEFAULT_LAYER, LABEL, LAYER_BASES, LAYER_NAMES, LAYERS, LAYOUT,
@@ -64,6 +64,13 @@ class WorkQuerySet(models.QuerySet):
         ``Work.reading_edition_id`` chooses the edition a work opens on from, with no query per
         work (the catalogue, a work's page, the API's lists)."""
         return self.prefetch_related(editions_with_juan_counts())
+
+    def with_juan_labels(self) -> "WorkQuerySet":
+        """``with_editions``, each edition with its juans' numbers and labels (``labelled_juans``, one query
+        for all): what ``reader.juans.juan_count`` counts the book's 卷 from (the API's ``book_juan_count``)."""
+        return self.with_editions().prefetch_related(models.Prefetch(
+            "editions__juans", queryset=Juan.objects.only("id", "edition_id", "label", "number").order_by(),
+            to_attr="labelled_juans"))
 
     def in_shelf_order(self) -> "WorkQuerySet":
         """The works in their shelf's order (``catalogue.catalogue.shelf_key``): Kanripo ID, the
@@ -428,6 +435,15 @@ class Juan(models.Model):
         title line, the number written as citations write it (``reader.citation.juan_label``: ``卷二``,
         not ``卷 2``)."""
         return shown_label(self.label, self.number)
+
+    @property
+    def api_label(self) -> str:
+        """The juan's ``label`` in every JSON payload (a juan's, a section's and a hit's juan, an edition's list,
+        parallels, collations): ``display_label`` but "" for a file without a title line (a client tells it
+        apart so, and has the ``number``). A file of several printed 卷 of one juan is named by their range
+        (``卷九十九上至卷九十九下``, decision 0089) in each, as on the pages: the stored
+        ``卷九十九上・卷九十九中・卷九十九下`` (``label``) is what the file writes back, never a name."""
+        return short_label(self.label)
 
     def get_absolute_url(self):
         return reverse("reader:juan", args=[self.edition.slug, self.number])

@@ -35,6 +35,7 @@ hit can name (and link to) the exact piece it falls in.
 """
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -135,6 +136,9 @@ assert set(LAYER_GROUP_NAMES) == set(LAYER_GROUPS) - {"all"}
 #: The book's own names of a layer (鄭注, 傳, 箋, 提要) are not choices: 傳 and 箋 are 注 among others.
 _SIMPLIFIED = str.maketrans("經義語層釋記標題讀", "经义语层释记标题读")
 LAYER_NAME_CHOICES = {**{name: group for group, name in LAYER_GROUP_NAMES.items()}, PIECE_LAYER_NAMES[CLASSIC]: CLASSIC}
+# a passage layer's name a hit gives that names no choice (記注) chooses what its English name does (record_note)
+LAYER_NAME_CHOICES.update({name: LAYER_ALIASES[layer] for layer, name in LAYER_NAMES.items()
+                           if name not in LAYER_NAME_CHOICES and layer not in LAYER_GROUPS})
 LAYER_NAME_CHOICES.update({name.translate(_SIMPLIFIED): group for name, group in list(LAYER_NAME_CHOICES.items())})
 LAYER_ALIASES.update(LAYER_NAME_CHOICES)
 
@@ -164,18 +168,37 @@ def layers_for(choices) -> frozenset:
     """The passage layers of the user's layer choices: names of ``LAYER_GROUPS`` or
     ``LAYER_ALIASES``, given as a list, comma-separated (``"commentary,subcommentary"``)
     or both; empty means all. Raises ``LayerChoiceError`` naming an unknown choice."""
+    return split_layer_choices(choices)[0]
+
+
+def split_layer_choices(choices, book_names: Container[str] = frozenset()) -> tuple[frozenset, frozenset]:
+    """``(layers, names)`` of the user's layer choices (a list, comma-separated or both): ``layers`` the
+    passage layers of those that name a choice of ``LAYER_GROUPS`` or ``LAYER_ALIASES`` (注, ``commentary``),
+    ``names`` those that are instead a book's own name of a layer, as a hit's ``layer_name`` gives it
+    (``book_names``, the names the library's passages carry: 章句, 補注, 集解, 鄭注, 提要), whose passages are
+    kept whatever their layer (``SearchQuery.layer_names``: 楚辭補注's 章句 and 補注 are both the layer
+    commentary). No choice: every layer of the books' text and no names. A choice's own name wins over a
+    book's (注 is the layer commentary, not the passages a book calls 注 alone). Raises
+    ``LayerChoiceError`` naming a choice that is neither."""
     if isinstance(choices, str):
         choices = [choices]
-    names = [n.strip() for c in (choices or []) for n in str(c).replace("，", ",").split(",") if n.strip()]
+    typed = [n.strip() for c in (choices or []) for n in str(c).replace("，", ",").split(",") if n.strip()]
     layers: set = set()
-    for name in names:
+    names: set = set()
+    for name in typed:
         group = LAYER_GROUPS.get(LAYER_ALIASES.get(name, name))
-        if group is None:
+        if group is not None:
+            layers |= group
+        elif name in book_names:
+            names.add(name)
+        else:
             raise LayerChoiceError(
-                f"未知的範圍「{name}」；可選：{'、'.join(_SHOWN_NAMES)} (unknown layer {name!r}; choose from "
-                f"{', '.join(LAYER_GROUPS)}, or by the names the pages show)")
-        layers |= group
-    return frozenset(layers) if layers else LAYER_GROUPS["all"]
+                f"未知的範圍「{name}」；可選：{'、'.join(_SHOWN_NAMES)}，或書中所題的層名（如 章句、補注） "
+                f"(unknown layer {name!r}; choose from {', '.join(LAYER_GROUPS)}, or by the names the pages show: "
+                f"those above and a book's own names of its layers, a hit's layer_name)")
+    if not layers and not names:
+        return LAYER_GROUPS["all"], frozenset()
+    return frozenset(layers), frozenset(names)
 
 
 @dataclass

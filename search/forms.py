@@ -7,7 +7,7 @@ from catalogue.catalogue import get_class
 from config.converters import whole_number
 from config.paging import PAGING, one_value_errors as paging_errors  # noqa: F401 (PAGING re-exported)
 from reader.juan_labels import malformed_numeral
-from reader.juans import matching_juans
+from reader.juans import matching_juans, named_parts, printed_groups
 from reader.models import Chapter, Edition, Juan, Work
 from reader.places import by_title
 
@@ -18,7 +18,9 @@ from .facets import (PERSON_FILTERS, editions_for, facet_table, people_holding, 
                      unfaceted_writer_counts, unknown_dynasties, unknown_people,
                      unknown_dynasty_message, written_by_for)
 from .query import CONTROL, canonical_query, control_character_message, invisible_only, invisible_query_message
-from .documents import LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError, layers_for  # noqa: F401 (LAYER_ALIASES re-exported)
+from .documents import (LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError,  # noqa: F401 (LAYER_ALIASES re-exported)
+                        split_layer_choices)
+from .service import book_layer_names
 
 #: The layer choices as the search page offers them (check boxes; none ticked: all), in
 #: reading order, with their names (``search.documents.LAYER_GROUP_NAMES``). ``all`` and
@@ -61,7 +63,7 @@ class AsciiIntegerField(forms.IntegerField):
 
 
 class LayerField(forms.Field):
-    """One or more layer choices (``search.documents.layers_for``): repeated
+    """One or more layer choices (``layer_choice``): repeated
     (``layer=commentary&layer=subcommentary``), comma-separated (``layer=commentary,subcommentary``)
     or both. Cleans to the list of choices as given; ``[]`` means all."""
 
@@ -77,10 +79,20 @@ class LayerField(forms.Field):
         values = [value] if isinstance(value, str) else list(value)
         names = [n.strip() for v in values for n in str(v).replace("，", ",").split(",") if n.strip()]
         try:
-            layers_for(names)
+            layer_choice(names)
         except LayerChoiceError as exc:
             raise forms.ValidationError(str(exc)) from None
         return names
+
+
+def layer_choice(names) -> tuple[frozenset, frozenset]:
+    """``(layers, names)`` of the layer choices ``names`` (``search.documents.split_layer_choices``), a
+    book's own name of a layer (章句) among the library's (``search.service.book_layer_names``), read only
+    when a choice names none of the layers. Raises ``LayerChoiceError`` as it does."""
+    try:
+        return split_layer_choices(names)
+    except LayerChoiceError:
+        return split_layer_choices(names, book_layer_names())
 
 
 class ValuesField(forms.Field):
@@ -262,11 +274,12 @@ class SearchForm(forms.Form):
 
     def clean(self):
         """Resolve ``work`` and ``edition`` (ids or slugs) to ``edition_ids`` (None: every
-        edition), and ``juan`` (a label as the book writes it) to ``juan_ids`` within them.
+        edition), and ``juan`` (a label as the book writes it) to ``juan_ids`` within them, and to
+        ``chapter_ids`` where it names a printed 卷 of a file that holds several (``printed_chapters``).
         A work, edition or juan that names nothing is an error naming it (never a silent
         empty or unfiltered result)."""
         data = super().clean()
-        data["juan_ids"] = None
+        data["juan_ids"] = data["chapter_ids"] = None
         ids = None
         for name, message in one_value_errors(self.data).items():
             self.add_error(name, message)
@@ -341,6 +354,7 @@ class SearchForm(forms.Form):
                 where = (' in this edition' if data.get('edition') else ' in this work' if data.get('work') else '')
                 self.add_error("juan", f"沒有「{names}」這一卷 (no juan labelled {', '.join(map(repr, missing))}{where})")
             data["juan_ids"] = frozenset(j.pk for named in found.values() for j in named)
+            data["chapter_ids"] = printed_chapters({label: found[label] for label in labels})
         if not self.errors:
             data["written_by"] = self._written_by(data)
         return data
@@ -388,15 +402,43 @@ class SearchForm(forms.Form):
         people = tuple(dict.fromkeys(p for typed in data.get("commentator") or () for p in typed_commentators(typed)))
         # a collector's name keeps the quoted men's parts of his collection too (decision 0058)
         collected = commentator_filter(people, facet_table()) if people else None
+        layers, layer_names = layer_choice(data.get("layer"))
         return SearchQuery(
-            text=data["q"], layers=layers_for(data.get("layer")), exact=bool(data.get("exact")),
+            text=data["q"], layers=layers, layer_names=layer_names, exact=bool(data.get("exact")),
             edition_ids=data.get("unfaceted_edition_ids" if unfaceted else "edition_ids"),
-            juan_ids=data.get("juan_ids"), chapter_id=data.get("chapter"),
+            juan_ids=data.get("juan_ids"), chapter_ids=data.get("chapter_ids"), chapter_id=data.get("chapter"),
             commentator=None if collected is not None else _commentator(people),
             written_by=both(None if unfaceted else data.get("written_by"), collected),
             sort=data.get("sort") or "text",
             context=DEFAULT_CONTEXT if data.get("context") is None else data["context"],
         )
+
+
+def printed_chapters(found: dict) -> frozenset | None:
+    """The chapters the juan filter keeps where a typed label names some of the printed 卷 of a file that
+    holds several (``found``: ``{typed label: the juans it names}``; ``reader.juans.named_parts``,
+    ``printed_groups``): 孟子注疏's 卷一上 keeps the chapters of 卷一上 in KR1h0003_001 (卷一上・卷一下),
+    not those of 卷一下, as its hits are labelled; with it, every chapter of each other juan named. None
+    (no chapter filter) where every label names whole juans, or a file whose chapters record no printed
+    卷 (序・目錄: 目錄 names the file)."""
+    named = {}  # juan id -> the parts of its label named
+    for label, juans in found.items():
+        for juan in juans:
+            named.setdefault(juan.pk, set()).update(named_parts(label, juan))
+    parted = {juan.pk: juan for juans in found.values() for juan in juans
+              if len(named[juan.pk]) < len(juan.label.split("・"))}
+    if not parted:
+        return None
+    chapters = {}
+    for chapter in Chapter.objects.filter(juan_id__in=named).order_by("juan_id", "position") \
+            .only("pk", "juan_id", "printed_juan"):
+        chapters.setdefault(chapter.juan_id, []).append(chapter)
+    kept = set()
+    for juan_id, members in chapters.items():
+        groups = printed_groups(members) if juan_id in parted else []
+        kept.update(c.pk for part, group in groups or [("", members)]
+                    if not groups or part in named[juan_id] for c in group)
+    return frozenset(kept)
 
 
 class _SharedFields(dict):

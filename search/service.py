@@ -12,7 +12,7 @@ from django.urls import reverse
 from config.server_timing import timed
 from reader.citation import section_names
 from reader.juan_heads import work_part
-from reader.models import Chapter, Edition, Juan, Work
+from reader.models import Chapter, Edition, Juan, Piece, Work
 from reader.people import works_told_apart
 from corrections.overlay import imported_offset, piece_changes
 from reader.paging import long_sections, page_of
@@ -103,6 +103,21 @@ def _read_printed_places() -> tuple[dict[int, str], dict[int, str]]:
 
 
 _printed = KeptPerStamp(_read_printed_places, key=index_and_corpus_version, kept=2)
+
+
+def _read_book_layer_names() -> frozenset[str]:
+    """``book_layer_names``, read from the database (one query)."""
+    return frozenset(Piece.objects.exclude(layer_name="").order_by().values_list("layer_name", flat=True).distinct())
+
+
+_book_layer_names = KeptPerStamp(_read_book_layer_names, key=index_and_corpus_version, kept=2)
+
+
+def book_layer_names() -> frozenset[str]:
+    """The books' own names of their layers that the library's pieces carry (``Piece.layer_name``: 章句, 補注,
+    集解, 鄭注, 傳, 箋, 提要, 考證 …), what a hit's ``layer_name`` gives and a ``layer`` filter accepts besides
+    its choices (``search.documents.split_layer_choices``). Kept as ``printed_places`` is."""
+    return _book_layer_names.get()
 
 
 def printed_places() -> tuple[dict[int, str], dict[int, str]]:

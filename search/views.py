@@ -29,8 +29,8 @@ from .filters import annotation_hits, folded_hits, form_filters, without_filters
 from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, SearchForm, holding_message,
                     one_value_errors, resolve_edition, resolve_work)
 from .service import (
-    HitLinks, cited_place, edition_label, edition_places, hit_place, juan_path, kept_section_names, name_layers,
-    query_hints, run_search, section_path, with_part,
+    HitLinks, book_layer_names, cited_place, edition_label, edition_places, hit_place, juan_path, kept_section_names,
+    name_layers, query_hints, run_search, section_path, with_part,
 )
 
 PAGE_SIZE = 50
@@ -140,7 +140,9 @@ def juan_labels(work: str, edition: str = "") -> list[str]:
     KR1d0086, the fullest edition. None while no work or edition is chosen. Every work's labels
     were offered then, one ``<option>`` each: about 900 with the three Kanripo folders imported
     (卷一 … 卷三百, 序, 目錄, 卷首上 …), a list no one reads through, and a page heavier by each; a
-    label typed without a work still filters (卷十 of every book)."""
+    label typed without a work still filters (卷十 of every book). A file of several printed 卷 offers each
+    (``Chapter.printed_juan``): 孟子注疏 KR1h0003_001 卷一上 and 卷一下, not 卷一上至卷一下 alone, whose hits
+    are labelled by the part they are in and which the filter tells apart (``SearchForm.clean``)."""
     if not (work.strip() or edition.strip()):
         return []
     juans = Juan.objects.select_related("work").only("label", "number", "edition_id", "work__title")
@@ -152,7 +154,11 @@ def juan_labels(work: str, edition: str = "") -> list[str]:
     places = edition_places()
     found.sort(key=lambda j: (j.work.title, j.work_id, j.edition_id != reading[j.work_id],
                               places.get(j.edition_id, {}).get("full_name", ""), j.edition_id, j.number))
-    return list(dict.fromkeys(j.display_label for j in found))
+    printed: dict[int, dict[str, None]] = {}  # a file of several printed 卷: each of them, as hits name them
+    for juan_id, label in Chapter.objects.filter(juan_id__in=[j.pk for j in found]).exclude(printed_juan="") \
+            .order_by("juan_id", "position").values_list("juan_id", "printed_juan"):
+        printed.setdefault(juan_id, {})[label] = None
+    return list(dict.fromkeys(label for j in found for label in printed.get(j.pk) or (j.display_label,)))
 
 
 #: What the 卷 field says to a screen reader (``aria-describedby``), with no work chosen: without
@@ -285,6 +291,15 @@ def options_set(form: SearchForm) -> list[str]:
     return names
 
 
+def chosen_book_layer_names(request) -> list[str]:
+    """The page's ``layer`` choices that are a book's own name of a layer (章句, 補注: no box names them,
+    ``search.documents.split_layer_choices``), each once, as typed; the library's names are read only when
+    a choice is none of the boxes' (``book_layer_names``)."""
+    typed = [n.strip() for v in request.GET.getlist("layer") for n in v.replace("，", ",").split(",") if n.strip()]
+    others = [n for n in dict.fromkeys(typed) if LAYER_ALIASES.get(n, n) not in LAYER_GROUPS]
+    return [n for n in others if n in book_layer_names()] if others else []
+
+
 def chosen_layers(request) -> set[str]:
     """The layer boxes to show ticked: the page's ``layer`` choices as the boxes name them
     (``text`` → ``classic``; ``notes`` ticks every layer of commentary)."""
@@ -374,7 +389,8 @@ def search_page(request):
     context["kept_parameters"] = [(k, v) for k, v in params if k in KEPT_PARAMETERS]
     # every filter the search holds, the form's own and the facets', each a chip that takes it off
     context["active_filters"] = (form_filters(params, context["works"]) + active_filters(params)) if form.is_bound else []
-    context["chosen_layer_names"] = [label for value, label in LAYER_CHOICES if value in context["chosen_layers"]]
+    context["chosen_layer_names"] = [label for value, label in LAYER_CHOICES if value in context["chosen_layers"]] \
+        + chosen_book_layer_names(request)
     context["filter_names"] = filter_names(form, context["works"], context["chosen_work"], context["chosen_edition"])
     # the panel of options: open when it holds one set, folded once hits are shown (on a phone,
     # open, it put the first hit below the screen); its summary says what it holds, and each
@@ -395,8 +411,11 @@ def search_page(request):
             status = 400
         else:
             juan_ids = form.cleaned_data.get("juan_ids")
-            if juan_ids and len(juan_ids) == 1:  # the chapters of the chosen juan, for the chapter filter
-                context["chapters"] = Chapter.objects.filter(juan_id=next(iter(juan_ids))).order_by("position")
+            if juan_ids and len(juan_ids) == 1:  # the chapters of the chosen juan (or printed 卷), for the chapter filter
+                chapters = Chapter.objects.filter(juan_id=next(iter(juan_ids))).order_by("position")
+                if (chapter_ids := form.cleaned_data.get("chapter_ids")) is not None:
+                    chapters = chapters.filter(pk__in=chapter_ids)
+                context["chapters"] = chapters
             try:
                 query = form.search_query()
                 if query and (wait := search_wait(request)) is not None:  # one budget with the API's searches

@@ -31,10 +31,14 @@ def small(empty_db, search_backend, tmp_path):
     return juan
 
 
+#: The one juan 卷三 as the book counts it (``book_juan_count``, the work page's 「1 卷」).
+ONE_JUAN = {"juans": 1, "parts": 0, "head": 0, "kaozheng": 0, "other": 0, "chapters": 0, "text": "1 卷"}
+
+
 def _edition(small):
     return {"id": small.edition_id, "slug": "測試書", "name": "欽定四庫全書・純文字本", "label": "", "kanripo_id": "",
             "kanripo_edition": "", "collection": "欽定四庫全書", "script": "traditional", "juan_count": 1,
-            "url": f"{BASE}/api/editions/{small.edition_id}/", "reading_url": f"{BASE}{WORK_URL}"}
+            "book_juan_count": ONE_JUAN, "url": f"{BASE}/api/editions/{small.edition_id}/", "reading_url": f"{BASE}{WORK_URL}"}
 
 
 def _juans(small):
@@ -65,7 +69,7 @@ def test_works(client, small):
         "results": [{
             "id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}], "native_place": "婺源", "dynasty": "",
             "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
-            "juan_count": 1, "reading_edition": small.edition_id,
+            "juan_count": 1, "book_juan_count": ONE_JUAN, "reading_edition": small.edition_id,
             "url": f"{BASE}/api/works/{small.work_id}/", "reading_url": f"{BASE}{WORK_URL}", "editions": [_edition(small)],
         }],
     }
@@ -75,7 +79,7 @@ def test_work_detail(client, small):
     assert client.get(f"/api/works/{small.work_id}/").json() == {
         "id": small.work_id, "title": "測試書", "author": "江永", "people": [{"dynasty": "", "name": "江永", "role": ""}], "native_place": "婺源", "dynasty": "",
         "collection": "欽定四庫全書", "slug": "測試書", "kanripo_id": "", "classification": "", "shu": "",
-        "juan_count": 1, "reading_edition": small.edition_id,
+        "juan_count": 1, "book_juan_count": ONE_JUAN, "reading_edition": small.edition_id,
         "url": f"{BASE}/api/works/{small.work_id}/", "reading_url": f"{BASE}{WORK_URL}", "editions": [_edition(small)],
         "juans_edition": small.edition_id, "juans": _juans(small),
     }
@@ -202,10 +206,12 @@ def test_search_distribution(client, small):
 @pytest.mark.parametrize("params,errors", [
     ({}, {"q": ["請輸入檢索詞 (the q parameter is required)"]}),
     ({"q": "射" * 201}, {"q": ["檢索詞過長：最多 200 字 (query too long)"]}),
-    ({"q": "射", "layer": "bogus"}, {"layer": ["未知的範圍「bogus」；可選：經文（經）、注、音義、疏、按語、小字、序跋、各層注釋、記、標題、讀者注記 "
+    ({"q": "射", "layer": "bogus"}, {"layer": ["未知的範圍「bogus」；可選：經文（經）、注、音義、疏、按語、小字、序跋、各層注釋、記、標題、讀者注記，"
+                                           "或書中所題的層名（如 章句、補注） "
                                            "(unknown layer 'bogus'; choose from all, classic, commentary, readings, "
                                            "subcommentary, editorial, smallprint, paratext, notes, records, titles, annotation, "
-                                           "or by the names the pages show)"]}),
+                                           "or by the names the pages show: those above and a book's own names of its layers, "
+                                           "a hit's layer_name)"]}),
     ({"q": "射", "context": "-1"}, {"context": ["context 須為 0 至 200 的整數 (context must be a whole number of characters "
                                               "from 0 to 200; the default is 15)"]}),
     ({"q": "射", "context": "abc"}, {"context": ["context 須為 0 至 200 的整數 (context must be a whole number of characters "

@@ -178,11 +178,14 @@ class TestOnTheZhushuJuan:
         response = client.get("/api/search/", {"q": "王", "layer": "commentary,sub"})
         assert response.status_code == 400
         assert response.json() == {"layer": [
-            "未知的範圍「sub」；可選：經文（經）、注、音義、疏、按語、小字、序跋、各層注釋、記、標題、讀者注記 (unknown layer 'sub'; "
-            "choose from all, classic, commentary, readings, subcommentary, editorial, smallprint, paratext, notes, "
-            "records, titles, annotation, or by the names the pages show)"]}
-        # a book's own name for a layer is no choice (傳 and 箋 are 注 among others)
-        assert client.get("/api/search/", {"q": "王", "layer": "鄭注"}).json()["layer"][0].startswith("未知的範圍「鄭注」；")
+            "未知的範圍「sub」；可選：經文（經）、注、音義、疏、按語、小字、序跋、各層注釋、記、標題、讀者注記，或書中所題的層名（如 "
+            "章句、補注） (unknown layer 'sub'; choose from all, classic, commentary, readings, subcommentary, editorial, "
+            "smallprint, paratext, notes, records, titles, annotation, or by the names the pages show: those above "
+            "and a book's own names of its layers, a hit's layer_name)"]}
+        # a book's own name for a layer keeps what the book names so (decision 0109): 鄭注, not the 疏 or 音義
+        named = client.get("/api/search/", {"q": "王", "layer": "鄭注", "page_size": 200}).json()
+        assert (named["count"], sorted({h["layer_name"] for h in named["results"]})) == (1, ["鄭注"])
+        assert _api(client, q="王", layer="commentary")["count"] == 4
 
     def test_api_layer_takes_the_names_the_pages_show(self, client, zhushu):
         """``layer=注`` is ``layer=commentary``: each layer choice by its Chinese name as the search

@@ -29,13 +29,16 @@ def test_the_search_page_the_api_and_the_corrections_form_offer_the_same_layers(
 
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     parameter = next(p for p in schema["paths"]["/api/search/"]["get"]["parameters"] if p["name"] == "layer")
-    enum = parameter["schema"]["items"]["enum"]
+    named, books = parameter["schema"]["items"]["anyOf"]
+    enum = named["enum"]
+    assert books == {"type": "string", "description": "a book's own name of a layer, as a hit's layer_name gives it: "
+                                                      "章句, 補注"}
     # every box of the page, the two groups it does not show as boxes, and the older names
     english = ["all", "classic", "commentary", "readings", "subcommentary", "editorial", "smallprint", "paratext",
                "notes", "records", "titles", "annotation", "text", "note", "record", "record_note", "title", "annotations"]
     # then the names the pages show, and their simplified spellings (docs/api.md)
-    shown = ["經文", "注", "音義", "疏", "按語", "小字", "序跋", "各層注釋", "記", "標題", "讀者注記", "經",
-             "经文", "音义", "按语", "各层注释", "记", "标题", "读者注记", "经"]
+    shown = ["經文", "注", "音義", "疏", "按語", "小字", "序跋", "各層注釋", "記", "標題", "讀者注記", "經", "記注",
+             "经文", "音义", "按语", "各层注释", "记", "标题", "读者注记", "经", "记注"]
     assert enum == english + shown
     assert {value for value, _ in boxes} == set(english) - {"all", "notes", "text", "note", "record", "record_note",
                                                             "title", "annotations"}

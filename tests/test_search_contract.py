@@ -934,3 +934,39 @@ def test_a_pieces_main_text_is_its_authors_never_a_quoted_part(own_backend, seed
     assert by_li_shan.count == 291
     assert own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy(
         ("蔡邕",), quoted=quoted, collected=((wenxuan, "蔡邕"),)))).count == 27
+
+
+def test_chapter_ids_filter(backend, seed_juan):
+    """``chapter_ids`` keeps the passages of those chapters (a printed 卷 of a file that holds several, as the
+    juan filter names one: ``search.forms.printed_chapters``), and none of any other."""
+    (chapter,) = seed_juan.chapters.values_list("pk", flat=True)
+    assert backend.search(SearchQuery("鵠", chapter_ids=frozenset({chapter}))).count == 21
+    assert backend.search(SearchQuery("鵠", chapter_ids=frozenset({chapter + 1000}))).count == 0
+    assert backend.search(SearchQuery("鵠", chapter_ids=frozenset())).count == 0
+    assert backend.search(SearchQuery("鵠", juan_ids=frozenset({seed_juan.pk}),
+                                      chapter_ids=frozenset({chapter, chapter + 1000}))).count == 21
+
+
+def test_layer_names_keep_the_passages_a_book_names_so(own_backend, seed_juan):
+    """``layer_names`` (``layer=章句``): the passages whose book names their layer so, whatever their layer,
+    besides those of ``layers``: 楚辭補注's 章句 and 補注 are both the layer commentary, told apart by name."""
+    from dataclasses import replace
+
+    doc = documents_for_juan(seed_juan)[0]
+    docs = [replace(doc, doc_id="c:1", layer="classic", layer_name="", text="滄浪之水清兮"),
+            replace(doc, doc_id="c:2", layer="commentary", layer_name="章句", text="水清喻世昭明"),
+            replace(doc, doc_id="c:3", layer="commentary", layer_name="補注", text="補曰水清"),
+            replace(doc, doc_id="c:4", layer="paratext", layer_name="序", text="漁父者屈原之所作也水")]
+    own_backend.rebuild(docs)
+
+    def found(**kw):
+        return [h.doc_id for h in own_backend.search(SearchQuery("水", **kw)).hits]
+
+    assert found() == ["c:1", "c:2", "c:3", "c:4"]
+    assert found(layers=frozenset(), layer_names=frozenset({"章句"})) == ["c:2"]
+    assert found(layers=frozenset(), layer_names=frozenset({"補注", "序"})) == ["c:3", "c:4"]
+    assert found(layers=frozenset({"classic"}), layer_names=frozenset({"補注"})) == ["c:1", "c:3"]
+    assert found(layers=frozenset({"commentary"}), layer_names=frozenset({"章句"})) == ["c:2", "c:3"]
+    assert found(layers=frozenset(), layer_names=frozenset({"鄭注"})) == []
+    assert found(layers=frozenset({"classic"}), layer_names=frozenset({"序"}), edition_ids=(doc.work_id,)) == \
+        ["c:1", "c:4"]

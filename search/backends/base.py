@@ -154,11 +154,16 @@ class SearchQuery:
     ``MAX_QUERY_LENGTH`` code points), parsed into ``parsed`` on construction.
     ``layers``: passage layers to search (subset of ``search.documents.LAYERS``; by default
     the books' text, ``TEXT_LAYERS``: readers' annotations only when asked for).
+    ``layer_names``: the book's own names of a layer chosen (``Piece.layer_name``: 章句, 補注, 集解), whose
+    passages are kept whatever their layer, besides those of ``layers`` (which may then be empty:
+    ``layer=章句`` alone keeps 王逸's 章句 and no 補注, though both are the layer commentary).
     ``exact``: compare characters exactly, without variant/simplified folding.
     ``work_id``/``juan_number``/``chapter_id``: optional filters (``work_id`` is the
     passage's ``work_id`` field, which holds its edition's id); ``edition_ids``: keep only
     passages of these editions (a work's editions; ``()`` keeps nothing); ``juan_ids``: optional set of
-    juan ids (what a juan label typed by a reader names, ``reader.juans``). ``commentator``: keep
+    juan ids (what a juan label typed by a reader names, ``reader.juans``); ``chapter_ids``: keep only passages of
+    these chapters, if given (where a typed label names a printed 卷 of a file holding several, 孟子注疏's
+    卷一上 of ``卷一上・卷一下``: its chapters, ``reader.juans.printed_part_chapters``). ``commentator``: keep
     only passages this commentator wrote (``SearchDocument.commentator``: 李善, 洪興祖), or any
     of a tuple of names (a typed name that stands for several people,
     ``reader.printed_people.typed_people``), None for all. ``written_by``: keep only the
@@ -176,11 +181,13 @@ class SearchQuery:
 
     text: str
     layers: frozenset = frozenset(TEXT_LAYERS)
+    layer_names: frozenset = frozenset()
     exact: bool = False
     work_id: int | None = None
     juan_number: int | None = None
     chapter_id: int | None = None
     juan_ids: frozenset | None = None
+    chapter_ids: frozenset | None = None
     edition_ids: tuple[int, ...] | None = None
     commentator: str | tuple[str, ...] | None = None
     written_by: WrittenBy | None = None
@@ -195,7 +202,7 @@ class SearchQuery:
             raise SearchError(str(exc)) from None
         if not 0 <= self.context <= MAX_CONTEXT:
             raise SearchError(f"context must be between 0 and {MAX_CONTEXT}")
-        if not self.layers or not _KNOWN_LAYERS.issuperset(self.layers):
+        if not (self.layers or self.layer_names) or not _KNOWN_LAYERS.issuperset(self.layers):
             unknown = set(self.layers) - _KNOWN_LAYERS
             raise SearchError(f"unknown layer: {', '.join(sorted(unknown)) or '(none)'}")
         if self.sort not in SORTS:

@@ -80,7 +80,7 @@ class MemoryBackend(BaseSearchBackend):
         results = SearchResults(query=query)
         width = query.context
         for doc in self._live_docs():
-            if doc.layer not in query.layers:
+            if doc.layer not in query.layers and doc.layer_name not in query.layer_names:
                 continue
             if query.work_id is not None and doc.work_id != query.work_id:
                 continue
@@ -91,6 +91,8 @@ class MemoryBackend(BaseSearchBackend):
             if query.chapter_id is not None and doc.chapter_id != query.chapter_id:
                 continue
             if query.juan_ids is not None and doc.juan_id not in query.juan_ids:
+                continue
+            if query.chapter_ids is not None and doc.chapter_id not in query.chapter_ids:
                 continue
             if query.commentator is not None and doc.commentator not in query.commentators:
                 continue

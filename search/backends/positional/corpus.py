@@ -133,6 +133,15 @@ class Corpus(SegmentPhrases):
             cache[commentator] = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
         return cache[commentator]
 
+    def named_layer(self, name: str) -> np.ndarray:
+        """A boolean per passage: whether the book names its layer ``name`` (its place's ``layer_name``:
+        章句, 補注), as ``written_by`` reads ``commentator``; made once per name and kept with the corpus."""
+        cache = self.__dict__.setdefault("_named_layer", {})
+        if name not in cache:
+            parts = [s.places.equal("layer_name", name) for s in self.segments]
+            cache[name] = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+        return cache[name]
+
     def __len__(self) -> int:
         return len(self.starts)
 

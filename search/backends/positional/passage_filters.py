@@ -33,7 +33,12 @@ def _passage_filter(corpus: Corpus, query: SearchQuery):
     passage by passage (a gather per condition); many (more than half the passages) through
     one mask over every passage, made once."""
     conditions = []  # (per-passage array, test of its values)
-    if not _every_layer(corpus, query.layers):
+    if query.layer_names:  # a book's names of layers (章句), with the layers chosen whole: one mask
+        wanted = np.zeros(len(LAYERS), dtype=bool)
+        wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
+        named = np.logical_or.reduce([corpus.named_layer(name) for name in sorted(query.layer_names)])
+        conditions.append((wanted[corpus.layer] | named, lambda values: values))
+    elif not _every_layer(corpus, query.layers):
         wanted = np.zeros(len(LAYERS), dtype=bool)
         wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
         conditions.append((corpus.layer, lambda values: wanted[values]))
@@ -44,6 +49,9 @@ def _passage_filter(corpus: Corpus, query: SearchQuery):
     if query.juan_ids is not None:
         ids = np.fromiter(query.juan_ids, dtype=np.int64, count=len(query.juan_ids))
         conditions.append((corpus.juan_id, lambda values: np.isin(values, ids)))
+    if query.chapter_ids is not None:
+        chapters = np.fromiter(query.chapter_ids, dtype=np.int64, count=len(query.chapter_ids))
+        conditions.append((corpus.chapter_id, lambda values: np.isin(values, chapters)))
     if query.edition_ids is not None:
         editions = np.asarray(query.edition_ids, dtype=np.int64)
         conditions.append((corpus.work_id, lambda values: np.isin(values, editions)))
@@ -86,9 +94,10 @@ def _edition_ranges(corpus: Corpus, query: SearchQuery):
     follow one another in a segment), so its hits are cut out of a term's ascending starts
     by binary searches of a few bounds, without the passage of each hit (之 in 禮類 of the
     22 M library: 0.4 million of 0.9 million hits, kept with no look-up per hit)."""
-    if query.edition_ids is None or not _every_layer(corpus, query.layers) \
+    if query.edition_ids is None or not _every_layer(corpus, query.layers) or query.layer_names \
             or query.commentator is not None or query.written_by is not None \
-            or any(v is not None for v in (query.work_id, query.juan_number, query.chapter_id, query.juan_ids)):
+            or any(v is not None for v in (query.work_id, query.juan_number, query.chapter_id, query.juan_ids,
+                                           query.chapter_ids)):
         return None
     run_starts, editions = corpus.group_runs("work_id")
     ends = np.append(run_starts[1:], np.iinfo(np.int64).max)

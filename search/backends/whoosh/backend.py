@@ -233,20 +233,31 @@ class WhooshBackend(GenerationStore, BaseSearchBackend):
         with self._searcher() as searcher:
             view = view_of(searcher)
             allowed = view.visible.copy()  # passages of superseded juan versions are never seen
-            if set(query.layers) != set(LAYERS) and not (set(query.layers) == set(TEXT_LAYERS)
-                                                         and not view.holds_layer(LAYER_CODE[ANNOTATION])):
+            named_only = None  # passages kept only if the book names their layer as chosen (layer=章句)
+            if query.layer_names or set(query.layers) != set(LAYERS) and not (
+                    set(query.layers) == set(TEXT_LAYERS) and not view.holds_layer(LAYER_CODE[ANNOTATION])):
                 # (the books' text, the default, in an index without readers' annotations: every passage)
                 wanted = np.zeros(MARKER_CODE + 1, dtype=bool)
                 wanted[[LAYER_CODE[layer] for layer in query.layers]] = True
-                allowed &= wanted[view.layer]
+                if query.layer_names:
+                    named_only = ~wanted[view.layer]
+                else:
+                    allowed &= wanted[view.layer]
             for name, value in (("work_id", query.work_id), ("juan_number", query.juan_number),
                                 ("chapter_id", query.chapter_id)):
                 if value is not None:
                     allowed &= getattr(view, name) == value
             if query.juan_ids is not None:
                 allowed &= np.isin(view.juan_id, np.fromiter(query.juan_ids, dtype=np.int64))
+            if query.chapter_ids is not None:
+                allowed &= np.isin(view.chapter_id, np.fromiter(query.chapter_ids, dtype=np.int64))
             if query.edition_ids is not None:
                 allowed &= np.isin(view.work_id, np.asarray(query.edition_ids, dtype=np.int64))
+            if named_only is not None:  # stored per passage, read for the passages still allowed
+                docnums = np.flatnonzero(allowed & named_only).tolist()
+                for docnum, name in zip(docnums, view.layer_names_of(searcher, docnums)):
+                    if name not in query.layer_names:
+                        allowed[docnum] = False
             if query.commentator is not None:  # stored per passage, read for the passages still allowed
                 docnums = np.flatnonzero(allowed).tolist()
                 for docnum, name in zip(docnums, view.commentators_of(searcher, docnums)):

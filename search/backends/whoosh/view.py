@@ -131,6 +131,7 @@ class DocumentView:
         self._units: list[str] | None = None
         self._titles: dict[int, str] = {}  # section rank -> title (``titles_of``)
         self._commentators: dict[int, str] = {}  # document number -> commentator (``commentators_of``)
+        self._layer_names: dict[int, str] = {}  # document number -> the book's name of its layer (``layer_names_of``)
 
     def holds_layer(self, code: int) -> bool:
         """Whether a visible passage has the layer ``code`` (``schema.LAYER_CODE``)."""
@@ -144,6 +145,15 @@ class DocumentView:
         for docnum in docnums:
             if docnum not in known:
                 known[docnum] = searcher.stored_fields(docnum).get("commentator", "") or ""
+        return [known[d] for d in docnums]
+
+    def layer_names_of(self, searcher, docnums: list[int]) -> list[str]:
+        """The book's name of each passage's layer (``SearchDocument.layer_name``: 章句, 補注; "" for none) of
+        ``docnums``: a stored field, read and kept as ``commentators_of`` reads its own."""
+        known = self._layer_names
+        for docnum in docnums:
+            if docnum not in known:
+                known[docnum] = searcher.stored_fields(docnum).get("layer_name", "") or ""
         return [known[d] for d in docnums]
 
     def titles_of(self, searcher, ranks: list[int], docnums: list[int]) -> list[str]:
