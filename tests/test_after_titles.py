@@ -21,7 +21,7 @@ SBCK = "kanripo-commentary/KR4a0002/KR4a0002_{:03d}.txt"
 
 def titled(doc):
     """``(title, first words)`` of each section of the juan's chapters."""
-    return [(s.title, next(p.text for p in s.pieces if p.kind == "text")[:5]) for s in doc.sections]
+    return [(s.title, next((p.text for p in s.pieces if p.kind == "text"), "")[:5]) for s in doc.sections]
 
 
 def pieces(doc):
@@ -38,7 +38,7 @@ def test_the_nine_songs_are_titled_by_the_title_printed_after_each():
     for size in two sections each, both titled); §1 the head list and 王逸's 序, untitled."""
     buzhu = parse(BUZHU.format(2))
     assert titled(buzhu) == [
-        ("", "東皇太一"), ("東皇太一", "吉日兮辰良"), ("雲中君", "浴蘭湯兮沐"), ("湘君", "君不行兮夷"),
+        ("", "九歌者屈原"), ("東皇太一", "吉日兮辰良"), ("雲中君", "浴蘭湯兮沐"), ("湘君", "君不行兮夷"),
         ("湘君", "心不同兮媒"), ("湘夫人", "帝子降兮北"), ("湘夫人", "擗蕙櫋兮既"), ("大司命", "廣開兮天門"),
         ("少司命", "秋蘭兮麋蕪"), ("東君", "暾將出兮東"), ("河伯", "與女遊兮九"), ("山鬼", "若有人兮山"),
         ("國殤", "操吳戈兮被"), ("禮魂", "成禮兮會皷")]
@@ -79,7 +79,7 @@ def test_a_title_lost_with_a_page_closes_its_piece_at_that_page():
     titles (沈江's piece was titled 怨世, 自悲's 哀命, 離世's 怨思)."""
     thirteen = parse(SBCK.format(13))
     assert titled(thirteen) == [
-        ("", "初放沈江怨"), ("", "七諫者東方"), ("初放", "平生於國兮"), ("沈江", "惟往古之得"), ("沈江", "追悔過之無"),
+        ("", ""), ("", "七諫者東方"), ("初放", "平生於國兮"), ("沈江", "惟往古之得"), ("沈江", "追悔過之無"),
         ("怨世", "溷湛湛而日"), ("怨世", "意有所載而"), ("怨思", "賢士窮而隱"), ("自悲", "居愁懃其誰"), ("哀命", "分離"),
         ("謬諫", "怨靈脩之浩"), ("謬諫", "衆鳥皆有行"), ("謬諫", "亂曰鸞皇孔")]
     assert pieces(thirteen) == ["初放", "沈江", "怨世", "怨思", "自悲", "哀命", "謬諫"]
@@ -96,7 +96,7 @@ def test_a_title_lost_with_a_page_closes_its_piece_at_that_page():
         "after the first lost page keeps the title 怨世, undecided"]
     sixteen = parse(SBCK.format(16))
     assert titled(sixteen) == [
-        ("", "逢紛離世"), ("逢紛", "伊伯庸之末"), ("離世", "靈懷其不吾"), ("離世", "䰟眷眷而獨"), ("怨思", "身憔悴而考"),
+        ("", "九歎者護左"), ("逢紛", "伊伯庸之末"), ("離世", "靈懷其不吾"), ("離世", "䰟眷眷而獨"), ("怨思", "身憔悴而考"),
         ("逺逝", "志隱隱而鬱"), ("惜賢", "覽屈氏之離"), ("憂苦", "悲余心之悁"), ("愍命", "昔皇考之嘉"), ("思古", "冥冥深林兮"),
         ("逺遊", "悲余性之不")]
     assert pieces(sixteen) == pieces(parse(BUZHU.format(16))) == [
@@ -123,6 +123,25 @@ def test_a_skipped_title_with_no_lost_page_is_left_out_and_said():
     assert [(s.title, [p.text for p in s.pieces if p.kind != "note"][-2:]) for s in doc.sections] == [
         ("甲篇", ["天地玄黄兮宇宙洪荒", "甲篇"]), ("乙篇", ["日月盈昃兮辰宿列張"]), ("丙篇", ["寒來暑往兮秋收冬藏", "丙篇"])]
     assert not [w for w in doc.warnings if "lost page" in w]
+
+
+def test_the_head_list_is_the_chapters_list_of_its_pieces():
+    """九歌's list under its heading is the book's list of the chapter's pieces, not 王逸's 序: each line a
+    title of its own (a label in a paragraph of its own, with 洪興祖's note on it), layer name 目録, no
+    writer; it was one run of 序跋 text 「雲中君湘君湘夫人大司命少司命東君河伯山鬼國殤禮魂」. 王逸's 序 follows."""
+    for book in (BUZHU, SBCK):
+        first = parse(book.format(2)).sections[0]
+        assert [[(p.kind, p.effective_layer, p.layer_name, p.commentator, p.text[:8]) for p in para]
+                for para in first.paragraphs[:3]] == [
+            [("label", "paratext", "目録", "", "東皇太一"), ("note", "commentary", "補注", "洪興祖", "一本自東皇太一至")],
+            [("label", "paratext", "目録", "", "雲中君")], [("label", "paratext", "目録", "", "湘君")]]
+        assert [para[0].text for para in first.paragraphs[:11]] == NINE_SONGS
+        assert (first.paragraphs[11][0].layer_name, first.paragraphs[11][0].commentator,
+                first.paragraphs[11][0].text[:9]) == ("序", "王逸", "九歌者屈原之所作也")
+    # 九歎: each entry keeps its own note (a copy's other reading of the title)
+    first = parse(SBCK.format(16)).sections[0]
+    assert [(para[0].text, para[1].text if len(para) > 1 else "") for para in first.paragraphs[:4]] == [
+        ("逢紛", ""), ("離世", "一作靈懷與諸本異又以怨思爲離世逺逝爲怨思移逺遊在第五皆非是"), ("怨思", "思一作世"), ("逺逝", "逝一作遊")]
 
 
 def test_the_head_list_is_read_from_the_lines_under_the_chapter_heading():

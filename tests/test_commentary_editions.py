@@ -236,9 +236,10 @@ def test_chuci_prefaces_in_every_juan():
                     chars[p.commentator] += len(p.text)
         assert (chars["王逸"], chars[""]) == (wang, nobody), book
     nine = parse("kanripo-commentary/KR4a0002/KR4a0002_002.txt")
-    assert [(p.kind, p.layer, p.commentator, p.text[:4]) for p in nine.sections[0].pieces][:4] == [
-        (TEXT, PARATEXT, "", "東皇太一"), (NOTE, COMMENTARY, "洪興祖", "一本自東"),
-        (TEXT, PARATEXT, "", "雲中君湘"), (TEXT, PARATEXT, "", "東君河伯")]
+    # the list is the chapter's list of its pieces: each line a title of its own (decision 0098)
+    assert [(p.kind, p.layer, p.layer_name, p.commentator, p.text[:4]) for p in nine.sections[0].pieces][:4] == [
+        (LABEL, PARATEXT, "目録", "", "東皇太一"), (NOTE, COMMENTARY, "補注", "洪興祖", "一本自東"),
+        (LABEL, PARATEXT, "目録", "", "雲中君"), (LABEL, PARATEXT, "目録", "", "湘君")]
     assert nine.sections[1].pieces[0].text == "吉日兮辰良" and nine.sections[1].pieces[0].layer == ""
     # (九思's first piece is titled by 逢尤, printed after it: decision 0098)
     for n, preface, classic in ((6, (13, "卜居者屈原之所作也", "以定嫌疑故曰卜居也"), (20, "", "屈原旣放三年")),
@@ -254,7 +255,7 @@ def test_chuci_prefaces_in_every_juan():
     # 卷十七: the line over the heading and the heading are labels, no 序; the list of 九思's pieces is nobody's
     nine_longings = parse("kanripo-commentary/KR4a0002/KR4a0002_017.txt").sections[0].pieces
     assert [(p.kind, p.layer, p.text) for p in nine_longings[:3]] == [
-        (LABEL, "", "漢侍中南郡王逸叔師作"), (LABEL, "", "九思章句第十七\u3000楚辭"), (TEXT, PARATEXT, "逢尤")]
+        (LABEL, "", "漢侍中南郡王逸叔師作"), (LABEL, "", "九思章句第十七\u3000楚辭"), (LABEL, PARATEXT, "逢尤")]
 
 
 def test_chuci_contents_notes_and_the_an_on_its_order_are_hong_xingzus():

@@ -33,6 +33,10 @@ return (the 亂曰 a copy prints before the last title) keeps the last title. A 
 first piece (the list, 王逸's 序: no classic text) is titled by none of the list's titles. A juan
 without a head list, or whose titles come before their pieces, is unchanged.
 
+**The head list** of such a chapter is its list of its pieces, the book's, not 王逸's 序 (``list_entries``):
+each printed line a title of its own, a ``LABEL`` in a paragraph of its own with its notes, layer name
+目録 (as the book's 目録 names its entries), where the parser had run the lines on as the 序跋's text.
+
 **A title lost with a page** (``lost_titles``): where the returns, matched to the list by name, skip
 titles of the list (楚辭 四部叢刊 卷十三 returns 初放 then 怨世, with no 沈江; 卷十六 逢紛 then 怨思,
 with no 離世), the skipped pieces' titles stood on pages the copy lost: a page marked with no line of
@@ -81,6 +85,13 @@ def head_titles(lines: list[str], first_line: int) -> tuple[list[str], int]:
     where no run of ``LIST_MIN`` lines of a title alone opens there. Page-marker lines (``<pb:…>``)
     between titles are skipped; a title already listed ends the list (唐劉蛻集 卷二 prints 山書一十八篇's
     title over its piece right under the list's last line: the piece's, not the list's)."""
+    titles, _first, last = _head_list(lines, first_line)
+    return titles, last
+
+
+def _head_list(lines: list[str], first_line: int) -> tuple[list[str], int, int]:
+    """``head_titles``'s titles with the 1-based lines of the list's first and last title
+    (``([], 0, 0)`` where there is no list)."""
     for start in range(first_line - 1, first_line + HEAD_SKIP):
         titles: list[str] = []
         last = 0
@@ -96,8 +107,19 @@ def head_titles(lines: list[str], first_line: int) -> tuple[list[str], int]:
             last = k + 1
             k += 1
         if len(titles) >= LIST_MIN:
-            return titles, last
-    return [], 0
+            return titles, start + 1, last
+    return [], 0, 0
+
+
+def _over_its_piece(lines: list[str], last_line: int, listed: list[str]) -> bool:
+    """Whether the line right under the list (page markers skipped) is a listed title alone: the first
+    piece's title printed over it (唐劉蛻集 卷二's 山書一十八篇(并序)), so the titles stand over their pieces,
+    where 楚辭 prints 王逸's 序 under its list."""
+    k = last_line
+    while k < len(lines) and lines[k].startswith("<pb:"):
+        k += 1
+    m = LIST_LINE.match(lines[k]) if k < len(lines) else None
+    return bool(m) and m["title"] in listed
 
 
 def _indent(piece: PieceDoc) -> int:
@@ -159,8 +181,8 @@ def _chapter(doc: JuanDocument, chapter: ChapterDoc, lines: list[str], positions
              path: str = "") -> int:
     if not chapter.sections:
         return 0
-    listed, last_line = head_titles(lines, chapter.sections[0].line)
-    if not listed:
+    listed, first_line, last_line = _head_list(lines, chapter.sections[0].line)
+    if not listed or _over_its_piece(lines, last_line, listed):
         return 0
     if any(s.closer is not None for s in chapter.sections):
         return 0  # a closer (右…) ends and names its sections: titles are not read from below
@@ -168,6 +190,7 @@ def _chapter(doc: JuanDocument, chapter: ChapterDoc, lines: list[str], positions
     if not returns or not _of_layout(chapter, listed, returns, last_line, positions):
         return 0
     sections = chapter.sections
+    list_entries(sections[0], first_line, last_line, positions)
     ends: dict[int, str] = {}  # the piece that closes a piece of the chapter, by identity: that piece's title
     lost, unsure = lost_titles(chapter, listed, returns, positions)
     doc.warnings.extend(f"{path}:{line}:1: {message}" for line, message in unsure)
@@ -199,6 +222,52 @@ def _chapter(doc: JuanDocument, chapter: ChapterDoc, lines: list[str], positions
             run = []
     _name(run, title, listed)  # the 亂曰 a copy prints before the last title: the last piece's
     return len(returns) + len(lost)
+
+
+def list_entries(section: SectionDoc, first_line: int, last_line: int, positions: dict[int, tuple[int, int]]) -> int:
+    """The head list's lines (``first_line`` to ``last_line``, 1-based) in ``section``, the chapter's
+    first, read as the chapter's list of its pieces, in place: each printed line a title of its own
+    (a LABEL, its text cut from a run the parser joined over line ends), with its notes in a paragraph of
+    its own, its layer name 目録 as the book's 目録's entries have it; the list is the book's, no writer's.
+    Returns the entries made."""
+    def listed(p: PieceDoc) -> bool:
+        return first_line <= positions.get(id(p), (0, 0))[0] <= last_line
+
+    paragraphs: list[list[PieceDoc]] = []
+    made = 0
+    for para in section.paragraphs:
+        if not any(p.kind == TEXT and listed(p) for p in para):
+            paragraphs.append(para)
+            continue
+        current: list[PieceDoc] = []
+        for p in para:
+            if p.kind == TEXT and listed(p):
+                for entry in _lines_of(p):
+                    entry.kind, entry.layer_name = LABEL, "目録"
+                    if current:
+                        paragraphs.append(current)
+                    current = [entry]
+                    made += 1
+            elif p.kind == NOTE and current and current[0].kind == LABEL:
+                current.append(p)  # the title's note
+            else:
+                if current and current[0].kind == LABEL:
+                    paragraphs.append(current)
+                    current = []
+                current.append(p)
+        if current:
+            paragraphs.append(current)
+    section.paragraphs = paragraphs
+    return made
+
+
+def _lines_of(piece: PieceDoc) -> list[PieceDoc]:
+    """``piece`` cut at each printed line end inside it (``split_piece``): one piece a line."""
+    for offset, raw in piece.layout:
+        if 0 < offset < len(piece.text) and "\n" in raw:
+            head, tail = split_piece(piece, offset)
+            return [head, *_lines_of(tail)]
+    return [piece]
 
 
 def lost_titles(chapter: ChapterDoc, listed: list[str], returns: list[tuple[int, int]],
