@@ -6,6 +6,7 @@ writes back byte for byte (``parse_written_back``)."""
 import pytest
 
 from reader.importers.document import COMMENTARY, PARATEXT
+from reader.importers.mandoku.paratext import OWN_NOTE
 from reader.importers.mandoku.paratext import documents, front_juan
 from search import facets
 from search.backends import SearchQuery
@@ -36,9 +37,32 @@ def test_lunyu_zhushu_front_matter_is_four_documents_not_one_imperial_writing():
             documents(doc, "", doc.chapters[0].sections)] == [
         ("", [9]), ("御製無倦齊繹論語義", [32]), ("目錄", [67, 156]), ("論語注解傳述人", [188]),
         ("論語集解序", [256, 265, 330, 372, 410])]
-    assert front_text(doc) == {("御製", "高宗弘曆"): 300, ("目錄", ""): 107, ("傳述人", "陸德明"): 557,
-                               ("序", "何晏"): 421}
+    # the 四庫 head over each page a document opens on (``欽定四庫全書　　　　　經部八`` and ``論語注疏　　　　　　　四書類``
+    # over the 目錄, after the last line of 御製無倦齊繹論語義; ``欽定四庫全書`` over the 傳述人 and the 序) is the
+    # book's, none of its writers' (book_head): 28 characters were 高宗's, 6 陸德明's, 6 何晏's
+    assert front_text(doc) == {("御製", "高宗弘曆"): 272, ("目錄", ""): 107, ("傳述人", "陸德明"): 551,
+                               ("序", "何晏"): 415, ("", ""): 40}
+    head = [(p.text, p.layer_name, p.commentator) for p in doc.all_pieces() if p.text.startswith(("欽定四庫全書", "論語注疏"))]
+    assert head == [("欽定四庫全書　　　　　經部八", "", ""), ("論語注疏　　　　　　　四書類", "", ""),
+                    ("欽定四庫全書", "", ""), ("欽定四庫全書", "", "")]
     assert voices(doc)[("note", "readings", "音義", "陸德明")] == 410  # his notes in the 傳述人 and 序, as before
+
+
+def test_the_emperors_note_on_his_own_poem_is_his():
+    """御製無倦齊繹論語義 ends 「詎惟姑使自深思」 with 高宗's small-print note on it (「末句反程子註語意…」), which
+    the 注疏's layer step left nobody's small print: it is his own note (自注), as his notes on his poems in
+    前漢書's 卷首 are. The writers of the first sections' full-size pieces: 高宗 for his two poems, nobody for the
+    四庫 heads (the one after 御製無倦齊繹論語義's last line heads the 目錄's page), the 目錄 and the 提要 (the
+    editors'), 陸德明 for the 傳述人, 何晏 for his 序."""
+    doc = parse(LUNYU_0, readme=True)
+    note = next(p for p in doc.all_pieces() if p.text.startswith("末句反程子註語意"))
+    assert (note.kind, note.effective_layer, note.layer_name, note.commentator) == (
+        "note", COMMENTARY, OWN_NOTE, "高宗弘曆")
+    writers = [(s.title, sorted({(p.layer_name, p.commentator) for p in s.pieces if p.kind != "note" and p.layer == PARATEXT}))
+               for s in doc.chapters[0].sections[:6]]
+    assert writers == [("御製讀論語", [("御製", "高宗弘曆")]), ("御製無倦齊繹論語義", [("", ""), ("御製", "高宗弘曆")]),
+                       ("目錄", [("目錄", "")]), ("", []), ("論語注解傳述人", [("", ""), ("傳述人", "陸德明")]),
+                       ("論語集解序", [("", ""), ("序", "何晏")])]
 
 
 def test_books_not_looked_at_follow_the_same_rule():
@@ -49,7 +73,7 @@ def test_books_not_looked_at_follow_the_same_rule():
     釋宮 entry 「堂之東西牆謂之序」 (a wall) is not a 序."""
     mengzi = parse(JINGBU / "KR1h0003" / "KR1h0003_000.txt", readme=True)
     assert {k: n for k, n in front_text(mengzi).items() if k[0] in ("御製", "目錄", "序")} == {
-        ("御製", "高宗弘曆"): 338, ("目錄", ""): 264, ("序", "孫奭"): 439}
+        ("御製", "高宗弘曆"): 310, ("目錄", ""): 264, ("序", "孫奭"): 433}  # the 四庫 heads (28, 6) the book's
     shangshu = parse(JINGBU / "KR1b0003" / "KR1b0003_000.txt", readme=True)
     assert front_text(shangshu) == {("序", "秦奭"): 438, ("序", "無忌"): 368, ("序", "孔穎達"): 865}
     lishu = parse(KANRIPO / "KR1d0086" / "KR1d0086_001.txt", readme=True)

@@ -42,7 +42,8 @@ How these books are made (``../shared/corpus/SOURCES.md``: "``_000`` is front ma
   title with a byline of its own; the document's title printed again on its own line closes it
   (its end title, no signature). Each document has its own writer and layer name (``documents``),
   so a 御製 part's writer ends where the next document starts. A title of such matter inside a page
-  of text opens nothing (``堂之東西牆謂之序`` in 朱子's 儀禮釋宮).
+  of text opens nothing (``堂之東西牆謂之序`` in 朱子's 儀禮釋宮). The 四庫 head over a document's first page
+  is the book's, not the writer's of the document before it or under it (``book_head``: decision 0110).
 * **The writer's own notes.** Small print inside such a part whose writer is known is his own note
   (``OWN_NOTE``, 自注), not the collector's: the 御製 poems of 前漢書's 卷首 carry 高宗's notes on them
   (``(内府舊藏宋槧前漢書為天禄琳瑯之冠…)``), which the commentator step gave the book's default voice
@@ -50,8 +51,10 @@ How these books are made (``../shared/corpus/SOURCES.md``: "``_000`` is front ma
   the commentary (水經注's 卷首: the prose 序 of 高宗's 御製題武英殿聚珍版十韻, indented as 酈道元's 注 is):
   the writer's 序跋; in a part no one is known to have written, that full-size text is the part's text
   all the same (水經注's 提要 line 「昌運發其光于蠧簡之中…」, printed one place up for the word 昌運).
-  Notes the book marks for another layer (孔穎達's 疏 on 鄭玄's 詩譜序, 陸德明's 音義,
-  the editors' 案) and notes a formula gives another man keep their voice (``_own_notes``).
+  So is small print the 注疏 layer step left nobody's (高宗's note on his 御製無倦齊繹論語義 in 論語注疏's
+  卷首), but for a reading gloss or another copy's reading (``author_notes``). Notes the book marks for
+  another layer (孔穎達's 疏 on 鄭玄's 詩譜序, 陸德明's 音義, the editors' 案) and notes a formula gives
+  another man keep their voice (``_own_notes``).
 """
 from __future__ import annotations
 
@@ -61,8 +64,10 @@ from characters.folding import fold
 from ...catalogue_writers import courtesy_split, folded_name, known_name, listed_dynasty
 from ...person_names import person_name
 from ..bylines import byline_people, spaced_out
-from ..document import CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE_KINDS, PARATEXT, RECORD, TEXT, TIYAO_TITLE, JuanDocument, PieceDoc, SectionDoc
+from ..document import (CLASSIC, COMMENTARY, LABEL, LAYOUT, NOTE_KINDS, PARATEXT, RECORD, SMALLPRINT, TEXT, TIYAO_TITLE,
+                        JuanDocument, PieceDoc, SectionDoc)
 from .appended import catalogue_people as work_people
+from .author_notes import COPY, READING
 from .contents import LIST_TITLE
 from .header import COLLECTION, JUAN_LABEL, KAOZHENG
 from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
@@ -98,7 +103,12 @@ SIKU_EDITIONS = frozenset({"WYG", "WJG", "SKQS"})
 FULL_SIZE = (TEXT, LABEL, RECORD)
 #: The layer name of a front-matter writer's own note in his part (as of an author's own notes: 自注).
 OWN_NOTE = "自注"
+#: The word that names the emperor's own writing (御製…) and its layer.
+IMPERIAL = "御製"
 SPACES = re.compile(r"\u3000{2,}")
+#: A 四庫 copy's head line as a piece's text: ``欽定四庫全書`` (``header.COLLECTION``), alone or with the
+#: copy's class after a gap (``欽定四庫全書　　　　　經部八``).
+SIKU_HEAD = re.compile(r"(?:欽定四庫全書|钦定四库全书)(?:\u3000+[^\u3000]{1,8})?")
 
 
 def _content(lines: list[str], i: int, end: int, step: int) -> int:
@@ -232,12 +242,25 @@ def _own_notes(pieces, writer: str, name: str, collector: str) -> int:
     and layout steps gave another voice of the commentary (module docstring), in place: a note of
     ``COMMENTARY`` in ``collector``'s voice (the book's default voice, given for want of a formula;
     none when "": a book of quotations, 詩經疏義會通's ``(朱子曰…)``, whose notes name nobody) is his own note (``OWN_NOTE``), a full-size piece the layout step read
-    as ``COMMENTARY`` is his text (``PARATEXT`` named ``name``). A note after a marker word (a
-    ``LABEL`` of the commentary: 注) keeps its voice. Returns how many pieces it set."""
+    as ``COMMENTARY`` is his text (``PARATEXT`` named ``name``), and in the emperor's writing (``name``
+    ``IMPERIAL``) small print the layer step left nobody's (``SMALLPRINT``, no layer name nor commentator:
+    a 注疏 reads small print outside its markers so) is his own note, unless it is a reading gloss or
+    another copy's reading (``author_notes.READING``, ``COPY``: not an author's on his own words, as in
+    前漢書). Elsewhere such small print stays nobody's: a list's (新五代史's 目錄 ``(附)``, ``(子匡翰)``) or a
+    note another man signs (``(徐無黨曰…)`` in the same 目錄). A note after a marker word (a ``LABEL`` of the commentary: 注) keeps its
+    voice. Returns how many pieces it set."""
     n = 0
     before = None
     for p in pieces:
-        if p.effective_layer == COMMENTARY and p.commentator != writer and not (
+        if p.kind in NOTE_KINDS and writer and name == IMPERIAL and p.effective_layer == SMALLPRINT \
+                and not p.commentator and not p.layer_name and not READING.match(p.text) and not COPY.match(p.text):
+            # the book's small print no commentator was given (a 注疏's notes outside its markers) in the
+            # emperor's writing: his own, as his collected 御製 print his notes with his words (論語注疏's
+            # 卷首: 高宗's 「(末句反程子註語意…)」 on his 御製無倦齊繹論語義), but for a reading gloss or another
+            # copy's reading, which an author does not write on his own words (``author_notes``)
+            p.layer, p.layer_basis, p.layer_name, p.commentator = COMMENTARY, LAYOUT, OWN_NOTE, writer
+            n += 1
+        elif p.effective_layer == COMMENTARY and p.commentator != writer and not (
                 before is not None and before.kind == LABEL and before.effective_layer == COMMENTARY):
             if p.kind in NOTE_KINDS and writer and collector and p.commentator == collector:
                 p.layer, p.layer_basis, p.layer_name, p.commentator = COMMENTARY, LAYOUT, OWN_NOTE, writer
@@ -270,6 +293,23 @@ def _book_line(text: str, work: str) -> bool:
     the book's title (``work``), alone or with its class after a gap (``論語注疏　　　　四書類``)."""
     return bool(work) and (fold(text) == fold(work) or bool(re.fullmatch(
         re.escape(fold(work)) + r"\u3000+[^\u3000]{1,8}", fold(text))))
+
+
+def book_head(pieces: list[PieceDoc], work: str) -> list[PieceDoc]:
+    """The full-size pieces of ``pieces`` (a part's, in text order) that print a 四庫 copy's head over
+    a page: ``欽定四庫全書`` with the class after it (``header.COLLECTION``: ``欽定四庫全書　　　　　經部八``) and
+    the book's title line right under it (``_book_line``, ``work`` the book's title: ``論語注疏　　　　　　　四書類``).
+    The copy prints them at the top of the page each document of its 卷首 opens on: they are the book's,
+    written by none of its documents' writers (論語注疏 KR1h0007_000: the head over the 目錄, printed after
+    the last line of 高宗's 御製無倦齊繹論語義, was read as his)."""
+    full = [p for p in pieces if p.kind in FULL_SIZE]
+    found: list[PieceDoc] = []
+    for k, p in enumerate(full):
+        if SIKU_HEAD.fullmatch(p.text):
+            found.append(p)
+            if k + 1 < len(full) and _book_line(full[k + 1].text, work):
+                found.append(full[k + 1])
+    return found
 
 
 def page_opening(pieces: list[PieceDoc], i: int, work: str) -> bool:
@@ -369,8 +409,8 @@ def _name(title: str) -> str:
     提要: the 提要 is the editors' (EDITORIAL, ``layers``, ``tiyao``), and what a part so named holds
     besides is another part's, taken in by the page break Kanripo names the part at (周禮句解
     ``KR1d0012_000``: ``[提要]`` over the 目録's last entries)."""
-    if "御製" in title:
-        return "御製"
+    if IMPERIAL in title:
+        return IMPERIAL
     m = FRONT_TITLE.search(re.sub(r"\[[^\]]*\]$", "", title))
     name = m.group(0) if m and not m.group(0).startswith(("卷首",)) and "御製" not in m.group(0) else ""
     return "" if name == TIYAO_TITLE else name
@@ -425,6 +465,10 @@ def mark_paratext(doc: JuanDocument, collector: str = "") -> int:
                     who = writer if i >= start else ""
                     n += _set(section.pieces + section.records, who, _name(title))
                     n += _own_notes(section.pieces + section.records, who, _name(title), collector)
+            for p in book_head([p for s in chapter.sections for p in s.pieces + s.records], doc.work_title):
+                if p.effective_layer == PARATEXT and (p.commentator or p.layer_name):
+                    p.layer_name, p.commentator = "", ""
+                    n += 1
         return n
     for section, pieces, writer in postfaces(doc):
         for p in pieces:
