@@ -530,6 +530,29 @@ def test_an_empty_juan_property_leaves_the_label_to_the_title_line(empty):
     assert [p.text for p in doc.all_pieces()] == [p.text for p in absent.all_pieces()]
 
 
+def test_a_stray_open_bracket_in_a_note_going_on_from_the_line_before_is_kept_as_text():
+    """A second ( in a line that reopens the note of the line before (``(尊(/者)…``) refused the
+    whole juan: the ( that reopens it, blamed as an open note's (as on one line), was never read
+    again as text. It is text of the juan now, the note starting at the stray (, with a warning."""
+    raw = J10.read_text(encoding="utf-8")
+    plain = parse_mandoku(raw, "KR1d0086_012.txt")
+    doc = kept(raw.replace("(尊/者)宰戒", "(尊(/者)宰戒", 1))
+    assert doc.warnings == ["KR1d0086_012.txt:14:1: ( is not closed before the next ( at line 14, column 3 "
+                            "(notes cannot nest): kept as text"]
+    assert [(p.kind, p.text) for p in doc.all_pieces()[2:7]] == [
+        (TEXT, "大射之儀君有命戒射"), (NOTE, "將有祭祀之事當射宰告於君君乃命之言君有命政教宜由"),
+        (TEXT, "(尊"), (NOTE, "者"), (TEXT, "宰戒百官有事於射者")]
+    assert [(p.kind, p.text) for p in plain.all_pieces()[2:5]] == [  # the note of two lines, one note
+        (TEXT, "大射之儀君有命戒射"), (NOTE, "將有祭祀之事當射宰告於君君乃命之言君有命政教宜由尊者"),
+        (TEXT, "宰戒百官有事於射者")]
+    indented = kept(raw.replace("(禮屬/嘉禮)", "(禮屬(/嘉禮)", 1))  # the line indented one column
+    assert indented.warnings == ["KR1d0086_012.txt:12:2: ( is not closed before the next ( at line 12, column 5 "
+                                 "(notes cannot nest): kept as text"]
+    assert [(p.kind, p.text) for p in indented.all_pieces()[1:4]] == [
+        (NOTE, "鄭目録云諸侯將有祭祀之事與其臣射以觀其禮數中者得與於祭不數中者不得與於祭於五"), (TEXT, "(禮屬"),
+        (NOTE, "嘉禮")]
+
+
 def test_an_empty_title_in_a_readme_is_no_title():
     """``#+TITLE:`` with no value took the next line of the Readme as the work's title."""
     title, table = parse_readme("#+TITLE:\n* [[file:KR1d0086_012.txt::012-1a][禮書綱目 卷十]]\n")

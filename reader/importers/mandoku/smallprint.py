@@ -193,6 +193,11 @@ def scan_line(s: str, tokens_re, lineno: int, col0: int, out: list, text_kind: s
     ended = None
     if cont is not None:
         kind, piece = cont[0], cont[1]
+        if kind == "note" and (lineno, col0 + 1) in literal:
+            # The ( that would reopen the note is damaged markup kept as text (a second ( before
+            # its ), reported at this one: ``StrayMarkup`` below): the line starts new text.
+            kind = "text"
+            piece = None
         if kind == "note":
             # s starts with "(": the join ")¶\n…(" goes inside the note.
             piece.lay(lead + "(")
