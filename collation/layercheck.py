@@ -162,7 +162,9 @@ class Stream:
     unit in ``units`` and its offset in that unit's text; ``people`` everyone the edition's
     bylines name (``[{"dynasty": "漢", "name": "鄭氏", "role": "注"}, …]``, as
     ``JuanDocument.bylines``), and for an edition the commentators of its pieces too;
-    ``front_matter`` whether any of its units is front matter (``Unit.front``)."""
+    ``front_matter`` whether any of its units is front matter (``Unit.front``); ``juans`` the
+    juan numbers of its units, left-out ones included (``check_layers --juan`` names the juans
+    an edition has)."""
 
     text: str = ""
     role: list[str] = field(default_factory=list)
@@ -171,6 +173,8 @@ class Stream:
     units: list[Unit] = field(default_factory=list)
     people: list[dict] = field(default_factory=list)
     front_matter: bool = False
+    #: The juan numbers of every unit given, those left out included (``Unit.juan``), sorted.
+    juans: list = field(default_factory=list)
 
     @classmethod
     def build(cls, items, people=()) -> "Stream":
@@ -181,7 +185,10 @@ class Stream:
         for person in people:
             if person not in s.people:
                 s.people.append(person)
+        juans = set()
         for unit, role in items:
+            if unit.juan is not None:
+                juans.add(unit.juan)
             if role is None:
                 continue
             u = len(s.units)
@@ -196,6 +203,7 @@ class Stream:
                 s.unit.append(u)
                 s.offset.append(k)
         s.text = "".join(chars)
+        s.juans = sorted(juans)
         return s
 
 

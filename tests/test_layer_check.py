@@ -285,6 +285,17 @@ def test_the_command_names_what_it_cannot_read():
         run("nowhere/KR9", str(CORPUS / "kanripo-references/KR1f0002"))
     with pytest.raises(CommandError, match="give EDITION and at least one REFERENCE"):
         run("x")
+    edition, reference = str(CORPUS / "kanripo-jingbu/KR1f0004"), str(CORPUS / "kanripo-references/KR1f0002")
+    with pytest.raises(CommandError) as info:  # was measured once, judged with itself
+        run(edition, reference, reference + "/", "--worst", "1")
+    assert str(info.value) == (f"{reference}/: the same reference as {reference}, named twice: each reference is "
+                               "measured and judged with the others, so name each once")
+    with pytest.raises(CommandError) as info:  # printed no place and said nothing
+        run(edition, reference, "--worst", "-5")
+    assert str(info.value) == "--worst must be 0 or more (the number of places printed), not -5"
+    with pytest.raises(CommandError) as info:  # printed 0 of 0 aligned, as for a juan with nothing aligned
+        run(edition, reference, "--juan", "999")
+    assert str(info.value) == f"{edition} has no juan 999 (its juans: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)"
 
 
 @pytest.mark.django_db

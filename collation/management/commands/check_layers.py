@@ -28,6 +28,16 @@ from collation.layersources import edition_stream, reference_stream
 SHARED = Path(settings.BASE_DIR).parent / "shared" / "corpus"
 
 
+def same_source(source: str):
+    """What names one edition however it is written, to tell a reference named twice: the
+    resolved path of a folder or file (``./KR1h0005`` and ``KR1h0005/`` alike), else the
+    stored edition's slug as given."""
+    path = Path(source)
+    if path.exists():
+        return ("path", path.resolve())
+    return ("slug", source)
+
+
 def row(edition: str, reference: str, res: Result) -> str:
     """One table row: the pair, classic share (aligned/total), commentary share (aligned/total);
     a reference whose notes are another commentator's shows ``— (notes by 朱申)``."""
@@ -70,12 +80,23 @@ class Command(BaseCommand):
             return self.shared(opts["worst"])
         if not opts["edition"] or not opts["reference"]:
             raise CommandError("give EDITION and at least one REFERENCE, or --shared")
+        if opts["worst"] < 0:
+            raise CommandError(f"--worst must be 0 or more (the number of places printed), not {opts['worst']}")
+        named: dict = {}
+        for source in opts["reference"]:
+            if (key := same_source(source)) in named:
+                raise CommandError(f"{source}: the same reference as {named[key]}, named twice: each reference is "
+                                   "measured and judged with the others, so name each once")
+            named[key] = source
         try:
             refs = [reference_stream(source) for source in opts["reference"]]
             ed = edition_stream(opts["edition"], front_matter=any(ref.front_matter for ref in refs))
         except LookupError as exc:
             raise CommandError(str(exc)) from exc
         juan = opts["juan"]
+        if juan is not None and juan not in ed.juans:
+            raise CommandError(f"{opts['edition']} has no juan {juan} (its juans: "
+                               f"{', '.join(str(n) for n in ed.juans) or 'none'})")
         for k, (source, ref) in enumerate(zip(opts["reference"], refs)):
             others = opts["reference"][:k] + opts["reference"][k + 1:]
             judges = refs[:k] + refs[k + 1:]
