@@ -72,3 +72,21 @@ def test_a_gaiji_is_written_as_the_character_its_table_reads_it_as_else_as_the_p
     # KR0237 is read as 𥜗, KR0007 (form 𤣥) as 玄; KR0221's reading 袒? is uncertain; KR2159 has none
     assert readable("之&KR0237;&KR0007;&KR0221;&KR2159;\x01也") == "之𥜗玄〓〓〓也"
     assert readable("大射之儀") == "大射之儀"
+
+
+@pytest.mark.django_db
+def test_a_sections_name_in_the_search_page_and_the_lists_of_sections_shows_its_gaiji(client, search_backend):
+    """The search page's hit places and its chart's bars, and the lists that name a section by
+    ``section_label`` (the parallels page's source, collation and the quotation map), wrote the
+    section's opening words with the entity as stored, ``§5「駹車雚蔽然&amp;KR0860;髤飾…」``,
+    which a browser shows as the letters &KR0860;: they show the gaiji as the text does."""
+    from .conftest import index_all
+
+    juan = import_file(REAL).juan
+    index_all(search_backend)
+    page = client.get("/search/", {"q": "駹車雚蔽然"}).content.decode()
+    assert "&amp;KR0860;髤飾" not in page.replace('data-code="&amp;KR0860;">', "")
+    assert f"卷二十七 §5 駹車雚蔽然{GAIJI}髤飾…</a>" in page                       # the chart's bar
+    assert f" §5「駹車雚蔽然{GAIJI}髤飾…」</a>" in page                           # the hit's place
+    source = client.get("/parallels/", {"section": f"{juan.edition_id}/{juan.number}/5"}).content.decode()
+    assert f"卷二十七 §5「駹車雚蔽然{GAIJI}髤飾…」</a>" in source
