@@ -6,7 +6,9 @@ edition is in its own columns), juan
 the name the search page gives it: its closer 「關雎三章一章四句…」 or its opening words), layer (the
 name the search page and the API give it: ``search.documents.layer_name``, the book's own 鄭注, 疏,
 提要 where it has one, else 經文, 注, 記, 標題), before, match, after, url (the hit's reading page,
-absolute), commentator (who wrote the passage: 李善, 呂延濟; empty when the book names nobody),
+absolute), commentator (who wrote the note a hit outside the main text is in: 李善, 呂延濟; empty
+for a hit of the main text and where the book names nobody; ``search.documents.author_and_commentator``,
+decision 0106, as the API's ``commentator``),
 reading (the match as the query read it, when it was found through a simplified form that
 stands for several characters: 后 found by 後 is ``後``, the API's ``reading``,
 ``search.matching.reading_of``; else empty), edition (the edition's name in words:
@@ -20,7 +22,9 @@ work_id (the numbers the API's JSON gives as a hit's ``edition.id`` and ``work.i
 does: 魏志 for 三國志 卷一, cited 《三國志・魏志》; empty for most books), before_stored, match_stored and
 after_stored (the KWIC as stored, a gaiji as its entity ``&KR0237;`` and an unreadable character as
 U+0001, the API's ``before``/``match``/``after``: filled, all three, only in a row whose KWIC holds one;
-else empty). New columns come last, so the older keep their places. The names and the KWIC
+else empty), author (who wrote the main text a hit of the classic, a record or a title is in, where
+its piece's byline names him: 屈原 for 離騷 in 楚辭補注, 郭璞 for 江賦 in 文選註; else empty; the API's
+``author``). New columns come last, so the older keep their places. The names and the KWIC
 (``SHOWN_COLUMNS``) read as the pages and the API's ``shown`` show them (decision 0108): a gaiji
 is the character Kanripo's gaiji table reads it as (``&KR0237;`` 𥜗), else 〓, as U+0001 is
 (``characters.gaiji.readable``, decision 0102), so a spreadsheet reads as the search page. The juan column names the printed 卷 the hit's chapter falls in, as its
@@ -48,11 +52,11 @@ from itertools import islice
 from characters.gaiji import readable
 from config.budget import check
 from config.spreadsheets import spreadsheet_row
-from search.documents import layer_name
+from search.documents import author_and_commentator, layer_name
 
 COLUMNS = ("work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator", "reading",
            "edition", "edition_slug", "work_key", "juan_number", "edition_id", "work_id", "work_part",
-           "before_stored", "match_stored", "after_stored")
+           "before_stored", "match_stored", "after_stored", "author")
 #: The columns of names and text that a hit list writes as the pages show them (``characters.gaiji.readable``:
 #: a gaiji as the character Kanripo's gaiji table reads it as, else 〓, as is U+0001; decision 0108).
 SHOWN_COLUMNS = ("work", "juan", "section_title", "layer", "before", "match", "after", "commentator", "reading",
@@ -95,11 +99,12 @@ def hit_rows(hits: Iterable, editions: dict[str, dict], url_of: Callable,
             title = p.section_title or names.get((p.work_slug, p.juan_number, p.section_position), "")
             edition = editions.get(p.work_slug, {})
             part, juan = place_of(p) if place_of else ("", p.juan_label)
-            yield shown_row((p.work_title, juan, p.section_position, title,
-                             layer_name(p), before, match, after, url_of(h), p.commentator,
-                             (reading_of(h, match) if reading_of else None) or "",
-                             edition.get("name", ""), p.work_slug, edition.get("work_key", ""), p.juan_number,
-                             p.work_id, edition.get("work_id", ""), part))
+            author, commentator = author_and_commentator(p.layer, p.commentator)
+            yield (*shown_row((p.work_title, juan, p.section_position, title,
+                               layer_name(p), before, match, after, url_of(h), commentator,
+                               (reading_of(h, match) if reading_of else None) or "",
+                               edition.get("name", ""), p.work_slug, edition.get("work_key", ""), p.juan_number,
+                               p.work_id, edition.get("work_id", ""), part)), readable(author))
 
 
 def shown_row(row: tuple) -> tuple:

@@ -98,11 +98,11 @@ def test_the_hit_list_as_csv_and_tsv(client, seed_backend):
     edition = ["欽定四庫全書・純文字本", "禮書綱目", "禮書綱目", "10", str(seed_backend_ids()[0]), str(seed_backend_ids()[1]), ""]
     rows = [["work", "juan", "section", "section_title", "layer", "before", "match", "after", "url", "commentator",
              "reading", "edition", "edition_slug", "work_key", "juan_number", "edition_id", "work_id", "work_part",
-             "before_stored", "match_stored", "after_stored"],
+             "before_stored", "match_stored", "after_stored", "author"],
             ["禮書綱目", "卷十", "2", "張侯", "經文", "十遂命量人巾車張三侯大侯之崇見", "鵠", "於參參見鵠於干干不及地武不繫左",
-             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", "", *edition, "", "", ""],
+             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", "", *edition, "", "", "", ""],
             ["禮書綱目", "卷十", "2", "張侯", "經文", "巾車張三侯大侯之崇見鵠於參參見", "鵠", "於干干不及地武不繫左下綱設乏西",
-             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", "", *edition, "", "", ""]]
+             SEED_URL + "2/?hl=%E9%B5%A0#s2-p2", "", "", *edition, "", "", "", ""]]
     response = client.get("/api/search/export/csv/", {"q": "鵠", "layer": "text"})
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == "attachment; filename*=utf-8''%E9%B5%A0.csv"
@@ -163,7 +163,7 @@ def test_the_page_links_the_exports(client, seed_backend):
         "禮書綱目", "卷十", "欽定四庫全書・純文字本", "禮書綱目", "禮書綱目", "10"]
     # one short line: the columns behind a disclosure (欄位), closed
     assert ('<details class="export-columns"><summary>欄位</summary><p>書、卷、節、節題、範圍、前文、檢得、後文、連結、注者、讀作、'
-            f'版本、版本代號、書目編號、卷號、版本 ID、書 ID、書之部、前文原碼、檢得原碼、後文原碼（{", ".join(COLUMNS)}）</p></details></div>') in html
+            f'版本、版本代號、書目編號、卷號、版本 ID、書 ID、書之部、前文原碼、檢得原碼、後文原碼、作者（{", ".join(COLUMNS)}）</p></details></div>') in html
 
 
 @pytest.mark.parametrize("text,read,suggested", [

@@ -44,7 +44,7 @@ def test_an_export_of_a_work_titled_with_a_path_is_named_without_it(tmp_path, se
     response = c.get("/api/search/export/csv/", {"q": "a/b"})
     assert b"".join(response.streaming_content).decode() == ("\ufeffwork,juan,section,section_title,layer,before,match,after,url,commentator,"
                                                                        "reading,edition,edition_slug,work_key,juan_number,edition_id,work_id,"
-                                                                       "work_part,before_stored,match_stored,after_stored\r\n")
+                                                                       "work_part,before_stored,match_stored,after_stored,author\r\n")
     assert response.status_code == 200 and response["Content-Disposition"] == 'attachment; filename="a_b.csv"'
 
 

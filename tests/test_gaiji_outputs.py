@@ -55,15 +55,15 @@ def test_a_hit_list_reads_as_the_page_and_keeps_the_stored_kwic_in_its_own_colum
     ids = [str(wyg.edition_id), str(wyg.work_id), ""]  # edition_id, work_id, work_part
     for kind in ("csv", "tsv"):
         _, rows = _rows(client, kind, q="朱𥜗卒")
-        assert rows == [list(COLUMNS), ZHU + ids + ["袒公袒", "朱&KR0237;卒", "袒小臣"]], kind
+        assert rows == [list(COLUMNS), ZHU + ids + ["袒公袒", "朱&KR0237;卒", "袒小臣", ""]], kind
         # a gaiji the table reads in doubt (袒?) is 〓 as on the page; a row with no gaiji has no stored columns
         _, rows = _rows(client, kind, q="拾取矢皆")
-        assert [r[3:8] + r[-3:] for r in rows[1:]] == [
+        assert [r[3:8] + r[-4:-1] for r in rows[1:]] == [
             ["再請射", "經文", "與其耦", "拾取矢皆", "〓決遂", "與其耦", "拾取矢皆", "&KR0221;決遂"],
             ["三請射", "經文", "射者既", "拾取矢皆", "如三耦", "", "", ""]], kind
     # the CSV's line as written: UTF-8 with its mark, CRLF
     body, _ = _rows(client, "csv", q="朱𥜗卒")
-    assert body.split("\r\n")[1] == ",".join(ZHU + ids + ["袒公袒", "朱&KR0237;卒", "袒小臣"])
+    assert body.split("\r\n")[1] == ",".join(ZHU + ids + ["袒公袒", "朱&KR0237;卒", "袒小臣", ""])
     # the API keeps the stored text in before/match/after and shows it in "shown", as the file's columns
     hit, = client.get("/api/search/", {"q": "朱𥜗卒", "context": 3, "edition": "KR1d0086-WYG"}).json()["results"]
     assert (hit["before"], hit["match"], hit["after"], hit["shown"]) == (

@@ -78,7 +78,7 @@ def test_a_hit_found_through_a_reading_in_the_api_the_export_and_the_hit_list(db
     assert rows[0][10] == "reading"
     assert rows[1] == ["仪礼释宫増注", "卷一", "3", "室中西南隅谓之奥…", "經文", "宫曰两阶间谓之乡郭氏曰人君南乡", "当阶",
                        "间则人君之室正中其西爲右房而户", url, "", "當阶", "簡體純文字本", "仪礼释宫増注", "仪礼释宫増注",
-                       "1", str(edition), str(work), "", "", "", ""]
+                       "1", str(edition), str(work), "", "", "", "", ""]
     assert [r[10] for r in rows[1:]] == ["當阶", "", ""]
     # the hit list: each character found through another marked, with how in its title
     page = client.get("/search/", {"q": "當階"}).content.decode()

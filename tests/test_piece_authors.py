@@ -2,6 +2,9 @@
 text of 丘希範's 與陳伯之書 under 丘遲 and of 班孟堅's 兩都賦序 under 班固, not under the compiler 蕭統, whose
 name a user typed and got 丘遲's letter. Real files of ``../shared/corpus/kanripo-commentary`` (文選 李善註
 卷二十 and 卷四十三, 六臣註文選 卷一)."""
+import csv
+import io
+
 import pytest
 
 from reader.importers.loader import import_file
@@ -96,3 +99,13 @@ def test_the_chuci_books_pieces_are_their_writers_and_qu_ping_is_qu_yuan(seed_ju
     assert (hits["count"], hits["facets"]["author"], hits["results"][0]["author"]) == (1, [{"value": "", "count": 1}], "")
     lisao_hit = client.get("/api/search/", {"q": "帝高陽之苗裔", "page_size": "1", "layer": "classic"}).json()
     assert [r["author"] for r in lisao_hit["results"]] == ["屈原"]
+    # the hit list names him as the main text's author, not as a commentator (the new user's CSV had
+    # 屈原 under commentator): author and commentator as the API gives them
+    rows = list(csv.DictReader(io.StringIO(b"".join(client.get(
+        "/api/search/export/csv/", {"q": "帝高陽之苗裔"}).streaming_content).decode("utf-8-sig"))))
+    assert [(r["work"], r["layer"], r["author"], r["commentator"]) for r in rows] == [
+        ("楚辭", "經文", "屈原", ""), ("楚辭", "序", "", "王逸"), ("楚辭補注", "經文", "屈原", ""),
+        ("楚辭補注", "序", "", "王逸"), ("文選註", "經文", "屈原", "")]  # 王逸's 序 quotes the line
+    notes = list(csv.DictReader(io.StringIO(b"".join(client.get(
+        "/api/search/export/csv/", {"q": "高陽", "layer": "notes", "work": "KR4a0003"}).streaming_content).decode("utf-8-sig"))))
+    assert {(r["author"], r["commentator"]) for r in notes} == {("", "王逸"), ("", "洪興祖")}

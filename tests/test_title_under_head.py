@@ -97,10 +97,10 @@ def test_a_hit_names_the_printed_juan_its_chapter_falls_in(client, histories):
     assert where(client.get("/search/", {"q": q}).content.decode()) == ["前漢書 卷一下〈高帝紀第一下〉 §12「五年冬十月漢王追…」"]
     assert csv_rows(client, q) == [
         "work,juan,section,section_title,layer,before,match,after,url,commentator,reading,edition,edition_slug,"
-        "work_key,juan_number,edition_id,work_id,work_part,before_stored,match_stored,after_stored",
+        "work_key,juan_number,edition_id,work_id,work_part,before_stored,match_stored,after_stored,author",
         f"前漢書,卷一下,12,五年冬十月漢王追…,經文,,{q},至陽夏南止軍與齊王信魏相國越期,"
         f"http://testserver/works/KR2a0007/juan/1/12/{HL}#s12-p0,,,四庫全書・文淵閣本,KR2a0007,KR2a0007,1,"
-        f"{histories[0].edition_id},{histories[0].work_id},,,,", ""]
+        f"{histories[0].edition_id},{histories[0].work_id},,,,,", ""]
 
 
 def test_a_hit_in_sanguozhi_names_the_part_of_the_work_as_its_citation_does(client, histories):
@@ -112,8 +112,8 @@ def test_a_hit_in_sanguozhi_names_the_part_of_the_work_as_its_citation_does(clie
     assert (hit["work"], hit["juan_label"]) == ({"id": weizhi.work_id, "title": "三國志", "part": "魏志"}, "卷一")
     assert where(client.get("/search/", {"q": q}).content.decode()) == ["三國志・魏志 卷一〈武帝〉 §1「太祖武皇帝沛國譙…」"]
     header, row, end = csv_rows(client, q)
-    assert (row.split(",")[:2], row.split(",")[-6:], end) == (
-        ["三國志", "卷一"], [str(weizhi.edition_id), str(weizhi.work_id), "魏志", "", "", ""], "")
+    assert (row.split(",")[:2], row.split(",")[-7:], end) == (
+        ["三國志", "卷一"], [str(weizhi.edition_id), str(weizhi.work_id), "魏志", "", "", "", ""], "")
 
 
 def bars(html: str) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
