@@ -6,8 +6,8 @@ writes back byte for byte (``parse_written_back``)."""
 import pytest
 
 from reader.importers.document import COMMENTARY, PARATEXT
-from reader.importers.mandoku.paratext import OWN_NOTE
 from reader.importers.mandoku.paratext import documents, front_juan
+from reader.importers.mandoku.voices import OWN_NOTE
 from search import facets
 from search.backends import SearchQuery
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from reader.importers.document import COMMENTARY, EDITORIAL, NOTE_KINDS, PARATEXT
-from reader.importers.mandoku.paratext import OWN_NOTE
+from reader.importers.mandoku.voices import OWN_NOTE
 from search import facets
 from search.backends import SearchQuery
 

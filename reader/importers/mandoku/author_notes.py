@@ -29,6 +29,16 @@ Not the author's, each by a rule of how the book is made, not a list of places:
 * another copy's reading (``COPY``: ``一作衰``, ``宋本七作十``, ``淳化本努作怒``): not the author's (the
   editors', left as the collector's layer names it).
 
+The other own notes are another rule, though they have the same name (``voices.OWN_NOTE``, 自注): a
+front-matter part's writer's notes in his part (高宗's on his 御製 poems in 前漢書's 卷首:
+``paratext._own_notes``). There the part names its writer (a byline, a signature, the reign its 御製
+text dates itself in), which only the front-matter step knows, after this one, and a note of the part
+left in the collector's voice is his whatever it opens with (only the small print a 注疏 leaves
+nobody's in the emperor's writing is read for a reading gloss and another copy's reading, ``READING``
+and ``COPY``, as here); here the writer is the book's author,
+named nowhere near the note, and only how the note opens tells it from the collector's. Front
+matter is read with no ``author_notes`` (above), so no note is decided by both.
+
 Pure: no ORM, no I/O.
 """
 from __future__ import annotations

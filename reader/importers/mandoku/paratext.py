@@ -45,7 +45,7 @@ How these books are made (``../shared/corpus/SOURCES.md``: "``_000`` is front ma
   of text opens nothing (``堂之東西牆謂之序`` in 朱子's 儀禮釋宮). The 四庫 head over a document's first page
   is the book's, not the writer's of the document before it or under it (``book_head``: decision 0110).
 * **The writer's own notes.** Small print inside such a part whose writer is known is his own note
-  (``OWN_NOTE``, 自注), not the collector's: the 御製 poems of 前漢書's 卷首 carry 高宗's notes on them
+  (``voices.OWN_NOTE``, 自注), not the collector's: the 御製 poems of 前漢書's 卷首 carry 高宗's notes on them
   (``(内府舊藏宋槧前漢書為天禄琳瑯之冠…)``), which the commentator step gave the book's default voice
   (顏師古's 注) for want of a formula. So is full-size text of the part that the layout step read as
   the commentary (水經注's 卷首: the prose 序 of 高宗's 御製題武英殿聚珍版十韻, indented as 酈道元's 注 is):
@@ -55,6 +55,14 @@ How these books are made (``../shared/corpus/SOURCES.md``: "``_000`` is front ma
   卷首), but for a reading gloss or another copy's reading (``author_notes``). Notes the book marks for
   another layer (孔穎達's 疏 on 鄭玄's 詩譜序, 陸德明's 音義, the editors' 案) and notes a formula gives
   another man keep their voice (``_own_notes``).
+  This is not ``author_notes``' rule for the book's author's own notes in its body (班固's 自注 in
+  前漢書), though both name a note 自注 (``voices.OWN_NOTE``) and leave out a reading gloss and another
+  copy's reading alike: there the writer is the book's, and only how a note opens (no collector's
+  formula) tells his note from the collector's, read by the commentator step note by note; here the
+  part names its writer (its byline, its signature, the reign its 御製 text dates itself in) before any
+  note is read, a step later, once the front matter's documents are known, and a note of the part the
+  commentator step left in the collector's voice is his, however it opens. The commentator step reads
+  front matter with no ``author_notes``, so no note is decided by both.
 """
 from __future__ import annotations
 
@@ -71,6 +79,7 @@ from .author_notes import COPY, READING
 from .contents import LIST_TITLE
 from .header import COLLECTION, JUAN_LABEL, KAOZHENG
 from .lines import BLANK, IDEO_SPACE, PB_ONLY, PILCROW
+from .voices import OWN_NOTE
 
 #: A part's title that names front or back matter: the emperor's writings (御製…, 聖祖仁皇帝御製…),
 #: prefaces and postfaces (序, 後序, 敘例, 跋, 跋語, 題辭), the 提要, memorials presenting the book
@@ -101,8 +110,6 @@ QING = "清"
 SIKU_EDITIONS = frozenset({"WYG", "WJG", "SKQS"})
 #: Full-size pieces, which can be the matter's text (small print keeps its layer).
 FULL_SIZE = (TEXT, LABEL, RECORD)
-#: The layer name of a front-matter writer's own note in his part (as of an author's own notes: 自注).
-OWN_NOTE = "自注"
 #: The word that names the emperor's own writing (御製…) and its layer.
 IMPERIAL = "御製"
 SPACES = re.compile(r"\u3000{2,}")

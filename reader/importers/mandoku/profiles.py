@@ -21,7 +21,7 @@ from .edition_forms import subcommentary_title
 from .header import TITLE_VARIANTS
 from .poem_prefaces import preface_book
 from .undecided import reference_for
-from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, LUNYU_JIJIE, WENXUAN, WENXUAN_CITATION, Voice
+from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, LUNYU_JIJIE, OWN_NOTE, WENXUAN, WENXUAN_CITATION, Voice
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ PROFILES: tuple[Profile, ...] = (
     Profile(("史記索隱",), Voice("司馬貞", COMMENTARY, "索隱")),
     Profile(("史記正義",), Voice("張守節", COMMENTARY, "正義")),
     Profile(("前漢書", "漢書"), Voice("顏師古", COMMENTARY, "注"), HANSHU, circle="remark", collects=True,
-            author_notes=Voice("班固", COMMENTARY, "自注")),
+            author_notes=Voice("班固", COMMENTARY, OWN_NOTE)),
     Profile(("後漢書",), Voice("李賢", COMMENTARY, "注"), circle="remark"),
     Profile(("三國志", "魏志"), Voice("裴松之", COMMENTARY, "注")),
     Profile(("世說新語",), Voice("劉孝標", COMMENTARY, "注")),

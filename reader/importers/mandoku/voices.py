@@ -21,6 +21,14 @@ class Voice:
     layer_name: str = "注"
 
 
+#: The layer name of a writer's own note on his own text (自注), what a reader calls it. Two rules give it,
+#: each where the book shows its writer its own way (``author_notes`` says why they are two): the book's
+#: author's notes in its body, told from the collector's by how they open (班固's in 前漢書: ``author_notes``,
+#: ``profiles.Profile.author_notes``), and a front-matter part's known writer's notes in his part (高宗's on
+#: his 御製 poems in 前漢書's 卷首: ``paratext``).
+OWN_NOTE = "自注"
+
+
 #: 五臣 and 李善 in 六臣註文選 (四部叢刊): each part opens with the commentator's given name and 曰;
 #: the older commentaries 李善 keeps (薛綜 on 二京賦, 劉逵 on 三都賦) open with 綜曰, 劉曰; those a juan
 #: signs (王逸 on the 騷, 「屈平(王逸註)」) open with theirs where it signs them (``commentators.signed_formulas``).
