@@ -102,6 +102,7 @@ from .piece_splits import split_piece
 from .layer_writers import name_layer_writers
 from .poem_prefaces import on_preface
 from .quoted_subcommentary import quoted_subcommentary
+from .glossed_phrases import own_gloss_at
 from .indented import commentary_name, indent_layers, paragraph_indent
 from .lines import line_starts
 from .part_lists import marked_one_column, one_line
@@ -141,11 +142,16 @@ def _small_print(piece: PieceDoc) -> bool:
     return bool(piece.layout) and piece.layout[0][0] == 0 and piece.layout[0][1].endswith("(")
 
 
-def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | None) -> list[Voice | None]:
+def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | None, main: str = "",
+               printed: str = "") -> list[Voice | None]:
     """The voice of each character of ``text`` (a note in reading order); ``starts`` are the
     offsets where a printed column starts. A formula is found in any variant form of its characters,
     the note and the formulas read folded (``characters.folding.fold``, one code point for one): 六臣註文選
-    prints 呂延濟's 濟曰 as 済曰 15 times, 前漢書 蘇林曰 as 蘓林曰, 晉灼曰 as 晋灼曰, 毛詩 箋云 as 䇳云."""
+    prints 呂延濟's 濟曰 as 済曰 15 times, 前漢書 蘇林曰 as 蘓林曰, 晉灼曰 as 晋灼曰, 毛詩 箋云 as 䇳云.
+    In a collection whose collector glosses his main text phrase by phrase (``Profile.glosses``: 文選注), a
+    quoted man's part also ends where the note quotes again a phrase of ``main`` (the main text the note
+    is attached to and the run before it) with a glossing word (``glossed_phrases.own_gloss_at``);
+    ``printed`` is the note's text before ``text`` (a note run on from the printed line before)."""
     out: list[Voice | None] = []
     voice = default
     formulas = sorted(profile.formulas, key=len, reverse=True)
@@ -160,6 +166,11 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
     # man's part: ``outer`` is the voice it returns to, ``quoting`` whether a quoted man's part is open
     outer = profile.default
     quoting = voice is not None and voice != profile.default and voice.commentator in profile.quoted
+    said = 0  # where the quoted man's words begin, after his formula
+    # whether the collector quoted a book (曰) before the quoted man's formula, so the man glosses that book
+    # and not the main text (``glossed_phrases``); ``cited`` is the collector's quotation since the last part
+    glossing_book = cited = "曰" in printed
+    lemmas = (fold(printed) + read, fold(main)) if profile.glosses else ("", "")  # read folded, as formulas are
     k = 0
     n = len(text)
     while k < n:
@@ -194,12 +205,18 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
                         break  # (``Profile.sayings``: 殷曰璉周曰簠簋 goes on with a list of sayings)
                     if voice is None or voice.layer != EDITORIAL or k in starts:
                         voice, opened = profile.formulas[f], True
-                        quoting = voice.commentator in profile.quoted
+                        quoting, said = voice.commentator in profile.quoted, k + len(f)
+                        glossing_book, cited = quoting and cited, False
                         if not quoting:
                             outer = voice
                     break
             if quoting and not opened and profile.citation is not None and profile.citation.match(text, k):
                 voice, quoting = outer, False
+            elif quoting and not opened and profile.glosses and k > said \
+                    and own_gloss_at(lemmas[0], len(printed) + k, lemmas[1], profile.glosses, glossing_book):
+                voice, quoting = outer, False  # the collector's own gloss of the next phrase (0112)
+            elif not quoting and ch == "曰":
+                cited = True
         out.append(voice)
         k += 1
     return out
@@ -220,14 +237,15 @@ def split_note(piece: PieceDoc, profile: Profile, before: Voice | None = None,
     return _split(piece, profile, before, reversed_columns)[0]
 
 
-def _split(piece: PieceDoc, profile: Profile, before: Voice | None,
-           reversed_columns: bool) -> tuple[list[PieceDoc], Voice | None]:
-    """``split_note``, and the voice the note ends in, in reading order."""
+def _split(piece: PieceDoc, profile: Profile, before: Voice | None, reversed_columns: bool, main: str = "",
+           printed: str = "") -> tuple[list[PieceDoc], Voice | None]:
+    """``split_note``, and the voice the note ends in, in reading order; ``main`` and ``printed`` as
+    ``_voices_of`` reads them."""
     order, _ = reading_order(piece, reversed_columns)
     reading = "".join(piece.text[i] for i in order)
     pos = {offset: k for k, offset in enumerate(order)}
     starts = {0} | {pos[a] for line in columns(piece) for a, _ in line if a in pos}
-    voices_read = _voices_of(reading, starts, profile, before or opening_voice(reading, profile))
+    voices_read = _voices_of(reading, starts, profile, before or opening_voice(reading, profile), main, printed)
     voices: list[Voice | None] = [None] * len(piece.text)
     for k, offset in enumerate(order):
         voices[offset] = voices_read[k]
@@ -568,8 +586,11 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: Voice | None, flip: 
     voice the last note ended in while only notes follow it (text between clears it: None).
     ``titles``: true while the notes are on a chapter's heading and the titles under it
     (labels), before any text of the classic (the first text of the classic ends it): in 毛詩
-    they are 陸德明's readings (``Profile.preface_book``; module docstring)."""
+    they are 陸德明's readings (``Profile.preface_book``; module docstring). A note is read with the main
+    text it is attached to and the run of main text before that (``_voices_of``'s ``main``), and with the
+    text of the note before it on the same words (``printed``: a note run on over printed lines)."""
     out: list[PieceDoc] = []
+    runs, printed, after_note = ["", ""], "", False  # the main text's run before the last, the last
     for p in pieces:
         if p.kind in (NOTE, RECORD_NOTE) and out and out[-1].kind == TEXT and cross_reference(out[-1].text):
             out.append(p)  # 重言(…), 重意(…): the editors' cross-reference
@@ -582,9 +603,13 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: Voice | None, flip: 
                 before = voiced.preface
             if titles and voiced.readings:  # 毛詩: a 篇 heading's note, the 大題's
                 before = voiced.readings
-            parts, carry = _split(p, voiced, before, flip)
+            parts, carry = _split(p, voiced, before, flip, runs[0] + "\n" + runs[1], printed)
             out.extend(parts)
+            printed, after_note = printed + p.text, True
         else:
+            if p.kind == TEXT and p.text.strip("\u3000"):  # main text: a new run after a note
+                runs, printed = ([runs[1], p.text], "") if after_note else ([runs[0], runs[1] + p.text], printed)
+                after_note = False
             # (in a book of the author's own notes, 前漢書, spaces alone between two notes part no note: 「(…輕
             # &KR0034;也㐮邑自出文繡非)　(綃今之/三服也)」 goes on in 顏師古's voice, not the author's)
             if p.text and (p.text.strip("\u3000") or profile.author_notes is None):

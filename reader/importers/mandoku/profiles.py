@@ -21,7 +21,9 @@ from .edition_forms import subcommentary_title
 from .header import TITLE_VARIANTS
 from .poem_prefaces import preface_book
 from .undecided import reference_for
-from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, LUNYU_JIJIE, OWN_NOTE, WENXUAN, WENXUAN_CITATION, Voice
+from .voices import (
+    HANSHU, JIJIE, JIUJIA, LIUCHEN, LUNYU_JIJIE, OWN_NOTE, WENXUAN, WENXUAN_CITATION, WENXUAN_GLOSSES, Voice,
+)
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,11 @@ class Profile:
     #: interrupted (``commentators._voices_of``); None where a quoted man's part runs to the next formula.
     citation: re.Pattern | None = None
     quoted: frozenset[str] = frozenset()
+    #: A collection whose collector glosses his main text phrase by phrase, each gloss opening with the
+    #: phrase quoted again (文選注: 「三成帝畿謂周秦漢也」): the words that may follow such a lemma
+    #: (``voices.WENXUAN_GLOSSES``); a quoted man's part ends where one opens (``glossed_phrases.own_gloss_at``,
+    #: docs/decisions/0112). "" where no such lemma ends a part.
+    glosses: str = ""
     #: In a book of remarks (``circle == "remark"``), the editors a juan's circles name (``○劉攽曰``,
     #: ``○宋祁曰``), set per juan (``commentators.circled_editors``): such a name and 曰 opens his
     #: remark with no circle too, for the commentator (唐) cannot quote the 宋 editors of his book.
@@ -83,7 +90,7 @@ class Profile:
 PROFILES: tuple[Profile, ...] = (
     Profile(("六臣注文選",), None, LIUCHEN, reversed_columns=True),
     Profile(("文選注",), Voice("李善", COMMENTARY, "注"), WENXUAN, collects=True, citation=WENXUAN_CITATION,
-            quoted=frozenset(WENXUAN_NAMES.values())),
+            quoted=frozenset(WENXUAN_NAMES.values()), glosses=WENXUAN_GLOSSES),
     Profile(("楚辭", "楚辭補注", "楚詞補注"), Voice("王逸", COMMENTARY, "章句"),
             {"補曰": Voice("洪興祖", COMMENTARY, "補注"), "𥙷曰": Voice("洪興祖", COMMENTARY, "補注")}),
     Profile(("史記集解",), Voice("裴駰", COMMENTARY, "集解"), JIJIE, collects=True),

@@ -81,6 +81,10 @@ WENXUAN_CITATION = re.compile(
     + "|".join(sorted(WENXUAN_NAMES, key=len, reverse=True)) + ")[^曰]{0,7}?(?:" + BOOK_ENDS + ")曰"
     + "|(?<=也)[^曰也]{0,7}?(?:" + TITLE_ENDS + ")曰")
 
+#: The words 李善 glosses a phrase of the 文選 piece with after quoting it again (三成帝畿謂…, X者, X言, X猶):
+#: ``profiles.Profile.glosses``, ``glossed_phrases.own_gloss_at``.
+WENXUAN_GLOSSES = "謂者言猶"
+
 #: 九家集注杜詩 (郭知達 編): the notes of the nine 宋 commentators on 杜甫 in one note, the
 #: first part with no name (the old notes, 舊注, most of them 王洙's), each later part led by its
 #: commentator's surname or book and 云/曰 as this edition prints it (趙云 趙次公, 杜補遺 and
