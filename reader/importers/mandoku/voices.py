@@ -76,10 +76,17 @@ BOOK_ENDS = "注|註|箋|章句|傳|音義|解詁|訓|書|記|志|論|賦|序|�
 #: Any other title cited after a gloss's last 也 (「如淳曰藺石城上礧石也杜篤論都賦曰…」): at most eight
 #: characters ending in a word that names a book or a piece (``TITLE_ENDS``), then 曰.
 TITLE_ENDS = BOOK_ENDS + "|賦|頌|表|銘|誄|樞|辭|詞|文|子|策|䇿|録|錄|圖|緯|讚|贊"
+#: A title of ``WENXUAN_BOOKS`` then a chapter or a speaker of the book (at most six characters) and 曰 (左氏傳子太叔曰,
+#: 莊子廣成子謂黄帝曰, 楚辭湘君曰, 漢書武帝策詔曰, 尚書序曰): 李善 quotes that book. Not where the characters before 曰
+#: are a quoted man's name (「…其事見吕氏春秋髙誘曰」: the title ends the man's sentence, 髙誘曰 opens the next
+#: part) or hold a sentence's end (「若今之尚書耳」, 「詩賦通方言耳」: a title in the man's own sentence).
+SENTENCE_ENDS = "也耳矣焉"
+SPEAKER_CITATION = ("(?:" + "|".join(sorted(WENXUAN_BOOKS, key=len, reverse=True)) + ")[^曰" + SENTENCE_ENDS
+                    + "]{1,6}?" + "".join(f"(?<!{name})" for name in sorted(WENXUAN_NAMES)) + "曰")
 WENXUAN_CITATION = re.compile(
     "又曰|(?:" + "|".join(sorted(WENXUAN_BOOKS, key=len, reverse=True)) + ")曰|(?:"
     + "|".join(sorted(WENXUAN_NAMES, key=len, reverse=True)) + ")[^曰]{0,7}?(?:" + BOOK_ENDS + ")曰"
-    + "|(?<=也)[^曰也]{0,7}?(?:" + TITLE_ENDS + ")曰")
+    + "|(?<=也)[^曰也]{0,7}?(?:" + TITLE_ENDS + ")曰|" + SPEAKER_CITATION)
 
 #: The words 李善 glosses a phrase of the 文選 piece with after quoting it again (三成帝畿謂…, X者, X言, X猶):
 #: ``profiles.Profile.glosses``, ``glossed_phrases.own_gloss_at``.
