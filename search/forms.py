@@ -18,7 +18,7 @@ from .facets import (PERSON_FILTERS, editions_for, facet_table, people_holding, 
                      unfaceted_writer_counts, unknown_dynasties, unknown_people,
                      unknown_dynasty_message, written_by_for)
 from .query import CONTROL, canonical_query, control_character_message, invisible_only, invisible_query_message
-from .documents import (LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, LayerChoiceError,  # noqa: F401 (LAYER_ALIASES re-exported)
+from .documents import (LAYER_ALIASES, LAYER_GROUP_NAMES, LAYER_GROUPS, MAIN_LAYERS, LayerChoiceError,  # noqa: F401
                         split_layer_choices)
 from .service import book_layer_names
 
@@ -206,6 +206,11 @@ def one_value_errors(data, names=None) -> dict[str, str]:
     return paging_errors(data, ONE_VALUED if names is None else names, CANONICAL, SEVERAL_TAKEN)
 
 
+#: A commentator filter with only the main text's layers: a commentator writes notes, the main text has its author.
+MAIN_TEXT_HAS_NO_COMMENTATOR = ("注者只見於注文；經文、記、標題之作者請以「作者」(author=) 篩選 (a commentator writes notes: "
+                                "the main text, its records and titles have an author, filter them with author=)")
+
+
 def _commentator(people: tuple[str, ...]) -> str | tuple[str, ...] | None:
     """``SearchQuery.commentator`` for the names a typed commentator stands for
     (``search.facets.typed_commentators``): None for none, the one name, or all of them."""
@@ -285,6 +290,11 @@ class SearchForm(forms.Form):
             self.add_error(name, message)
         if self.errors:
             return data
+        if data.get("commentator") and data.get("layer"):
+            layers, names = layer_choice(data["layer"])
+            if not names and frozenset(layers) <= MAIN_LAYERS:
+                self.add_error("commentator", MAIN_TEXT_HAS_NO_COMMENTATOR)
+                return data
         if works := data.get("work"):
             found = {value: resolve_work(value) for value in works}
             if unknown := [value for value, editions in found.items() if editions is None]:
@@ -403,6 +413,8 @@ class SearchForm(forms.Form):
         # a collector's name keeps the quoted men's parts of his collection too (decision 0058)
         collected = commentator_filter(people, facet_table()) if people else None
         layers, layer_names = layer_choice(data.get("layer"))
+        if people:  # a commentator's notes alone: the main text's writer is its author (decision 0106)
+            layers = frozenset(layers) - MAIN_LAYERS
         return SearchQuery(
             text=data["q"], layers=layers, layer_names=layer_names, exact=bool(data.get("exact")),
             edition_ids=data.get("unfaceted_edition_ids" if unfaceted else "edition_ids"),

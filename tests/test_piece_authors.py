@@ -94,6 +94,13 @@ def test_the_chuci_books_pieces_are_their_writers_and_qu_ping_is_qu_yuan(seed_ju
     assert per_edition == {lisao.edition.slug: 187, sibu.edition.slug: 185, wenxuan.edition.slug: 292}
     assert count(author="屈平") == per_edition  # one man
     assert count(author="宋玉") == {jiubian.edition.slug: 143}
+    # a commentator filter keeps notes alone: 屈原 wrote none (the breaker's commentator=屈原 gave his 442
+    # lines of main text, as author=屈原 does); 王逸's 章句 and 序 are kept by his name
+    assert count(commentator="屈原") == {}
+    assert client.get("/api/search/", {"q": "兮", "commentator": "王逸", "layer": "classic"}).json() == {
+        "commentator": ["注者只見於注文；經文、記、標題之作者請以「作者」(author=) 篩選 (a commentator writes notes: the "
+                        "main text, its records and titles have an author, filter them with author=)"]}
+    assert count(commentator="王逸") == {lisao.edition.slug: 3, sibu.edition.slug: 1}
     # 大招's 序 doubts (「或曰景差疑不能明也」): its main text stays 未詳
     hits = client.get("/api/search/", {"q": "青春受", "page_size": "1", "layer": "classic"}).json()
     assert (hits["count"], hits["facets"]["author"], hits["results"][0]["author"]) == (1, [{"value": "", "count": 1}], "")
