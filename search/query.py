@@ -34,10 +34,13 @@ from reader.table_cells import CELL_MARK
 MAX_QUERY_LENGTH = 200
 #: At most this many distinct terms (included and excluded) in one query.
 MAX_TERMS = 16
-WILDCARDS = "?？"
+#: What stands for any one character in a query: ``?``, ``？``, and ``〓`` (U+3013), which the pages, citations and
+#: exports write for a character they cannot show (a gaiji Kanripo's table does not read, decision 0102; an
+#: unreadable character), so that a passage copied from them finds its place (雜〓鶬只 finds 雜&KR1175;鶬只).
+WILDCARDS = "?？〓"
 #: A wildcard, or a description of a character (``[孑*(焉-正+?)]``, ``characters.units.DESCRIPTION``),
 #: whose ``?`` is part of it, not a wildcard (group 1).
-_WILDCARD = re.compile("(" + DESCRIPTION.pattern + ")|[?？]")
+_WILDCARD = re.compile("(" + DESCRIPTION.pattern + ")|[?？〓]")
 QUOTES = {'"': '"', "「": "」", "“": "”", "＂": "＂", "『": "』"}
 OR_WORDS = {"OR", "|", "｜"}
 #: The NEAR operator, its distance as written (checked by ``parse_query``: a whole number up to

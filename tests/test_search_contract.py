@@ -442,6 +442,10 @@ def test_a_gaiji_is_one_character(own_backend, seed_juan):
     # its letters alone match only the letters written as text, never inside the entity
     assert _matches(own_backend, "KR1969") == [("n:3", "KR1969")]
     assert _matches(own_backend, "?也") == [("n:3", "\x01也")]   # U+0001 is one (unreadable) character
+    # 〓, which pages and citations write for a character they cannot show, stands for any one, as ? does:
+    # a passage copied from a page finds its place
+    assert _matches(own_backend, "從豆〓聲") == [("n:3", "從豆&KR1969;聲")]
+    assert _matches(own_backend, "〓也") == [("n:3", "\x01也")]
     assert _matches(own_backend, "&KR0221;?") == [("n:6", "&KR0221;&KR1969;")]
     hit = own_backend.search(SearchQuery("聲", context=2)).hits[0]
     # two characters each side as search reads them: the entity one, the comma taken along and counted none
