@@ -38,7 +38,6 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
-from characters.gaiji import gaiji_reading
 from characters.simplified import TRADITIONAL, language_tag
 from config.budget import check
 from config.xml_text import append_plain
@@ -54,6 +53,7 @@ from reader.models import Chapter, Juan, Piece, Section
 from reader.people import byline_pieces, cited_people, section_people
 from reader.pieces import NOTE_HOLDING_KINDS, is_classic
 from reader.reading import chapter_views
+from reader.tei_characters import append_text, attr, char_decl, declared_codes
 
 #: What to narrow when an export built in one piece runs out of time (whole works are streamed).
 EXPORT_ADVICE = "Export the juan's source text (export/source/), or read it section by section in the API."
@@ -172,60 +172,9 @@ def _plain_main_text(juan) -> str:
     return "\n".join(line for line in lines if line.strip()) + "\n"
 
 
-#: A Kanripo gaiji: a character Unicode lacks, written as an entity (``&KR1969;``).
-GAIJI = re.compile(r"&(KR\d+);")
-#: U+0001: Kanripo's mark for a character the SBCK scan does not let one read.
-ILLEGIBLE = "\x01"
-#: Code points XML 1.0 cannot carry (https://www.w3.org/TR/xml/#charsets), U+0001 included.
-NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-#: What the text writer cuts out of a run: gaiji entities and code points XML cannot carry.
-_SPECIAL = re.compile(r"&KR\d+;|[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _control_id(char: str) -> str:
-    """The ``xml:id`` of the ``<char>`` declaring a code point XML cannot carry: ``U0000``."""
-    return f"U{ord(char):04X}"
-
-
-def _append_text(parent: ET.Element, text: str) -> None:
-    """Append ``text`` after the last child of ``parent`` (ElementTree keeps it in ``tail``),
-    writing a gaiji ``&KR1969;`` as ``<g ref="#KR1969"/>``, U+0001 as ``<gap
-    reason="illegible"/>`` and any other code point XML 1.0 cannot carry (NUL, controls) as
-    ``<g ref="#U0000"/>``: each declared in the header's ``<charDecl>`` (``_char_decl``), so
-    the document is well-formed whatever the stored text holds, and nothing is lost."""
-    if not text:
-        return
-    pos = 0
-    for m in _SPECIAL.finditer(text):
-        append_plain(parent, text[pos:m.start()])
-        token = m.group()
-        if token == ILLEGIBLE:
-            ET.SubElement(parent, "gap", {"reason": "illegible"})
-        elif token.startswith("&"):  # the character Kanripo's gaiji table reads it as, where it reads one
-            ET.SubElement(parent, "g", {"ref": f"#{token[1:-1]}"}).text = _standard(token) or None
-        else:
-            ET.SubElement(parent, "g", {"ref": f"#{_control_id(token)}"})
-        pos = m.end()
-    append_plain(parent, text[pos:])
-
-
-def _standard(entity: str) -> str:
-    """The character Kanripo's gaiji table reads the gaiji ``entity`` (``&KR0237;``) as, with no
-    doubt (``characters.gaiji.gaiji_reading``: ``𥜗``), as the pages show it (decision 0102); ``""``
-    for a gaiji it reads as nothing, as several characters or with a ``?`` (the pages' 〓)."""
-    entry = gaiji_reading(entity)
-    return entry.character if entry is not None and entry.certain else ""
-
-
-def _attr(text: str) -> str:
-    """An attribute value: code points XML cannot carry written as ``U+0000`` (an attribute
-    holds no elements; the element content beside it keeps the text as stored)."""
-    return NOT_XML.sub(lambda m: f"U+{ord(m.group()):04X}", text)
-
-
 def _sub(parent: ET.Element, tag: str, text: str = "", **attrs) -> ET.Element:
-    element = ET.SubElement(parent, tag, {k.rstrip("_"): _attr(v) for k, v in attrs.items()})
-    _append_text(element, text)
+    element = ET.SubElement(parent, tag, {k.rstrip("_"): attr(v) for k, v in attrs.items()})
+    append_text(element, text)
     return element
 
 
@@ -246,7 +195,7 @@ def _text_with_pages(parent: ET.Element, text: str, layout, changes=()) -> None:
     for offset, is_change, what in events:
         if offset < pos:  # a break inside a span already written (never, as said above)
             continue
-        _append_text(parent, text[pos:offset])
+        append_text(parent, text[pos:offset])
         if is_change:
             choice = _sub(parent, "choice")
             _sub(choice, "sic", what.original)
@@ -255,7 +204,7 @@ def _text_with_pages(parent: ET.Element, text: str, layout, changes=()) -> None:
         else:
             _sub(parent, "pb", n=what)
             pos = offset
-    _append_text(parent, text[pos:])
+    append_text(parent, text[pos:])
 
 
 #: The characters past ASCII a reader's ``xml:id`` keeps (``reader_id``): the CJK Unified Ideographs
@@ -363,7 +312,7 @@ def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozense
             _text_with_pages(note, piece.text + (piece.tag_separator if piece.source_tag else ""), piece.layout,
                              getattr(piece, "overlay_text_changes", ()))
             if piece.source:
-                note.set("source", _attr(piece.source))
+                note.set("source", attr(piece.source))
             if piece.source_tag:  # the tag as written (鄉射記, 同上); @source has it resolved
                 _sub(note, "bibl", piece.source_tag, type="source-tag")
         elif piece.kind == LABEL:  # TEI's <label> takes no @resp: the writer is on the text it heads
@@ -378,57 +327,19 @@ def _pieces_to_tei(parent: ET.Element, pieces, byline: frozenset[int] = frozense
         for url, span, text, who, tags, links, *_ in getattr(piece, "overlay_notes", ()):
             # a reader's public annotation (corrections.overlay): plain text, who wrote it in @resp,
             # its tags in @ana, each link a <ref> (http, https or a CBDB person's page)
-            attrs = {"type": "annotation", "resp": "#" + reader_id(who), "source": _attr(url), "n": _attr(span)}
+            attrs = {"type": "annotation", "resp": "#" + reader_id(who), "source": attr(url), "n": attr(span)}
             if tags:
                 attrs["ana"] = " ".join(f"#{t}" for t in tags)
             note = ET.SubElement(parent, "note", attrs)
-            _append_text(note, text)  # its gaiji as the text's (<g>), declared in the <charDecl> with them
+            append_text(note, text)  # its gaiji as the text's (<g>), declared in the <charDecl> with them
             for address, label in links:
-                ET.SubElement(note, "ref", {"target": _attr(address)}).text = _attr(label)
-
-
-def _char_decl(parent: ET.Element, codes: set[str]) -> None:
-    """``<charDecl>`` with a ``<char>`` for every gaiji (``KR1969``) and every code point XML
-    cannot carry (``U0000``) that the text refers to with ``<g ref="#…"/>``."""
-    if not codes:
-        return
-    decl = _sub(parent, "charDecl")
-    for code in sorted(codes):
-        char = _sub(decl, "char", **{"{%s}id" % XML_NS: code})
-        standard = ""
-        if code.startswith("KR"):
-            desc = f"Kanripo gaiji {code}: a character Unicode lacks, written &{code}; in the source"
-            name, value = "entity", f"&{code};"
-            standard = _standard(value)
-            entry = gaiji_reading(code)
-            if standard:
-                desc += f", read {standard} by Kanripo's gaiji table"
-            elif entry is not None and entry.character:  # a reading its editors marked with "?"
-                desc += f", read {entry.character}? (in doubt) by Kanripo's gaiji table"
-        else:
-            desc, name, value = f"the code point U+{code[1:]}, which XML cannot carry", "codepoint", f"U+{code[1:]}"
-        # Set as plain text: the writer of stored text would turn "&KR1969;" into a <g>.
-        ET.SubElement(char, "desc").text = desc
-        prop = ET.SubElement(char, "charProp")
-        ET.SubElement(prop, "localName").text = name
-        ET.SubElement(prop, "value").text = value
-        if standard:  # TEI's way to give the character a glyph stands for (P5 5.2, "mapping")
-            ET.SubElement(char, "mapping", {"type": "standard"}).text = standard
-
-
-def _declared_codes(texts) -> set[str]:
-    codes: set[str] = set()
-    for text in texts:
-        if text:
-            codes.update(GAIJI.findall(text))
-            codes.update(_control_id(c) for c in NOT_XML.findall(text) if c != ILLEGIBLE)
-    return codes
+                ET.SubElement(note, "ref", {"target": attr(address)}).text = attr(label)
 
 
 def juans_texts(juans):
     """Every stored string of ``juans`` that the TEI writes as text (labels, titles, closers,
     pieces, and the new texts of accepted text corrections and the notes of public annotations,
-    which the TEI writes into them): the strings ``_char_decl`` declares the gaiji of. Four
+    which the TEI writes into them): the strings ``char_decl`` declares the gaiji of. Four
     queries whatever the number of juans, read in chunks (the memory of a chunk, not of the
     work): three a juan took 0.42 s of the 2.6 s of CPU of 後漢書's whole export (125 juans), all before its first byte."""
     juans = list(juans)
@@ -540,7 +451,7 @@ def _header(work, codes: set[str], commentators: list[tuple[str, tuple[str, ...]
          "type=\"annotation\">).")
     _source_desc(file_desc, work, author, edition, list(juans))
     if codes:
-        _char_decl(_sub(header, "encodingDesc"), codes)
+        char_decl(_sub(header, "encodingDesc"), codes)
     return header
 
 
@@ -602,7 +513,7 @@ def tei_chunks(work, juans):
     """The TEI document of ``juans`` of ``work`` as consecutive strings: the XML declaration
     and header, then one string per juan, then the closing tags; for streaming a whole work
     without holding it. ``juans`` is iterated twice (once for the ``<charDecl>``)."""
-    codes = _declared_codes(juans_texts(juans))
+    codes = declared_codes(juans_texts(juans))
     edition = next((juan.edition for juan in juans), None)
     yield ('<?xml version="1.0" encoding="UTF-8"?>\n'
            f'<TEI xmlns="{TEI_NS}" xml:lang="{language_tag(edition.script if edition else TRADITIONAL)}">'

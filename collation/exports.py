@@ -25,8 +25,11 @@ variants, and TEI P5 parallel segmentation.
   return gets a leading ``'`` so that they show it as text instead of running it as a formula
   (``config.spreadsheets``).
 * Texts are exported as collated, character for character (the text as read, or as imported:
-  ``text``; a Kanripo entity stays ``&KR0237;``) in the JSON and the TEI, and in the CSV's
-  ``_stored`` columns (but for that ``'``).
+  ``text``; a Kanripo entity stays ``&KR0237;``) in the JSON and in the CSV's ``_stored`` columns
+  (but for that ``'``); in the TEI a gaiji is ``<g ref="#KR0237">𥜗</g>`` (the character the shipped
+  table reads it as, where it reads one), U+0001 ``<gap reason="illegible"/>``, each declared in the
+  ``<charDecl>``, as the juan's TEI writes them (``reader.tei_characters``), so the document is
+  well-formed whatever the texts hold.
 * **TEI** (https://tei-c.org/release/doc/tei-p5-doc/en/html/TC.html, "parallel
   segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
@@ -48,10 +51,10 @@ import xml.etree.ElementTree as ET
 from characters.gaiji import readable
 from characters.simplified import language_tag
 from config.spreadsheets import spreadsheet_row
-from config.xml_text import append_plain
 from reader.citation import section_heading, section_title
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
 from reader.people import cited_people
+from reader.tei_characters import append_text, char_decl
 
 from .align import CLASSES
 from .service import CLOSER, HEADING_KINDS, SECTION, SOURCE, TITLE
@@ -128,10 +131,10 @@ def _apparatus(parent: ET.Element, text: str, variants, ids: dict[str, str], lan
     for v in sorted(variants, key=lambda v: (v.start, v.end)):
         if v.start < at:
             continue
-        append_plain(parent, text[at:v.start])
+        append_text(parent, text[at:v.start], _q)
         app = ET.SubElement(parent, _q("app"))
         lem = ET.SubElement(app, _q("lem"), {"wit": "#w0"})
-        lem.text = v.lemma or None
+        append_text(lem, v.lemma, _q)
         groups: dict[tuple, list[str]] = {}
         for r in v.readings:
             groups.setdefault((r.text, r.cls, r.note, langs[r.witness]), []).append(ids[r.witness])
@@ -140,11 +143,11 @@ def _apparatus(parent: ET.Element, text: str, variants, ids: dict[str, str], lan
             if lang:
                 rdg.set(f"{{{XML_NS}}}lang", lang)
             if note and reading:
-                ET.SubElement(rdg, _q("note"), {"type": "commentary", "place": "inline"}).text = reading
+                append_text(ET.SubElement(rdg, _q("note"), {"type": "commentary", "place": "inline"}), reading, _q)
             else:
-                rdg.text = reading or None
+                append_text(rdg, reading, _q)
         at = v.end
-    append_plain(parent, text[at:])
+    append_text(parent, text[at:], _q)
 
 
 def _lacuna(section_div: ET.Element, witnesses: list[str]) -> None:
@@ -258,6 +261,8 @@ def to_tei(collation) -> str:
         lacking = [ids[r.witness] for v in s.variants if v.kind == SECTION for r in v.readings]
         if lacking:
             _lacuna(section_div, lacking)
+    # every gaiji and code point XML cannot carry the texts wrote as <g ref="#…">, declared as the juan's TEI does
+    char_decl(encoding, {g.get("ref")[1:] for g in tei.iter(_q("g"))}, _q)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tei, encoding="unicode")
 
 

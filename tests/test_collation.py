@@ -279,9 +279,9 @@ class TestOnTheThreeWitnesses:
         tei = ET.fromstring(client.get(base + "tei/", {"section": 26}).content)
         assert [(w.get("{http://www.w3.org/XML/1998/namespace}id"), w.text) for w in tei.iter(TEI + "witness")] == [
             ("w0", "欽定四庫全書・純文字本（底本）"), ("w1", "四庫全書・文淵閣本 卷十"), ("w2", "四庫全書・文淵閣本・原字 卷十")]
-        apps = [(a.find(TEI + "lem").text, [(r.get("wit"), r.get("type"), r.text) for r in a.findall(TEI + "rdg")])
-                for a in tei.iter(TEI + "app")]
-        assert ("襦", [("#w1", GLYPH, "𥜗"), ("#w2", GLYPH, "&KR0237;")]) in apps
+        apps = [(a.find(TEI + "lem").text, [(r.get("wit"), r.get("type"), r.text or r.find(TEI + "g").get("ref"))
+                                            for r in a.findall(TEI + "rdg")]) for a in tei.iter(TEI + "app")]
+        assert ("襦", [("#w1", GLYPH, "𥜗"), ("#w2", GLYPH, "#KR0237")]) in apps  # <g ref="#KR0237">𥜗</g>
         assert ("賓", [("#w1 #w2", GLYPH, "賔")]) in apps
         # the base text is all there, variants and all, in text order
         body = "".join(t for e in tei.iter(TEI + "body") for t in _base_text(e))
@@ -319,6 +319,25 @@ class TestOnTheThreeWitnesses:
                     for r in v["readings"]]
         assert [r["text"] for r in readings] == ["𥜗", "&KR0237;"] * 2
 
+    def test_collation_tei_writes_a_gaiji_as_the_juans_tei_does(self, witnesses, client):
+        """§26: the 文淵閣 原字 copy's reading &KR0237; of the seed's 襦 was written as the text
+        ``&amp;KR0237;`` (and a U+0001 raw, which no XML reader takes); it is ``<g ref="#KR0237">𥜗</g>``,
+        declared in the ``<charDecl>`` with the table's reading, as the juan's TEI writes it."""
+        import xml.etree.ElementTree as ET
+
+        from .tei import tei_errors
+
+        seed, kr, wyg = witnesses
+        response = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/tei/", {"section": 26})
+        assert tei_errors(response.content) == []
+        xml = response.content.decode()
+        assert "&amp;KR" not in xml[xml.index("<text"):]  # only the declarations name the entity, as text
+        assert xml.count('<rdg wit="#w2" type="glyph"><g ref="#KR0237">𥜗</g></rdg>') == 2
+        tei = ET.fromstring(response.content)
+        declared = [(c.get("{http://www.w3.org/XML/1998/namespace}id"), c.findtext(TEI + "mapping"))
+                    for c in tei.iter(TEI + "char")]
+        assert declared == [("KR0221", None), ("KR0237", "𥜗")]  # KR0221 read 袒? in doubt: no mapping
+
     def test_collation_tei_names_each_witness_language_by_its_script(self, witnesses, client):
         """The document's ``xml:lang`` is the base edition's script, as the juan's TEI export's; a
         reading of a witness printed in another script carries its own (``language_tag``), and
@@ -330,7 +349,8 @@ class TestOnTheThreeWitnesses:
         url = f"/api/editions/{seed.edition_id}/juans/10/collation/tei/"
 
         def readings(tei):
-            return {a.find(TEI + "lem").text: [(r.get("wit"), r.text, r.get(lang)) for r in a.findall(TEI + "rdg")]
+            return {a.find(TEI + "lem").text: [(r.get("wit"), "".join(r.itertext()), r.get(lang))
+                                               for r in a.findall(TEI + "rdg")]
                     for a in tei.iter(TEI + "app")}
 
         tei = ET.fromstring(client.get(url, {"section": 26}).content)  # all three traditional
@@ -343,7 +363,7 @@ class TestOnTheThreeWitnesses:
         tei = ET.fromstring(response.content)
         assert tei.get(lang) == "lzh-Hant"
         assert readings(tei)["賓"] == [("#w1", "賔", "lzh"), ("#w2", "賔", "lzh-Hans")]
-        assert readings(tei)["襦"] == [("#w1", "𥜗", "lzh"), ("#w2", "&KR0237;", "lzh-Hans")]
+        assert readings(tei)["襦"] == [("#w1", "𥜗", "lzh"), ("#w2", "𥜗", "lzh-Hans")]  # <g ref="#KR0237">𥜗</g>
         # the page as the export: the base text in the page's own zh-Hant, each reading in its witness's
         page = client.get("/works/禮書綱目/juan/10/26/collate/").content.decode()
         assert '<p class="collated">' in page
