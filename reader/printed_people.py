@@ -28,6 +28,8 @@ asks the database nothing once they are read, as ``search.facets.facet_table``.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from catalogue.catalogue import entry
 from characters.folding import fold, query_folds
 
@@ -170,6 +172,27 @@ def typed_spellings(name: str) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+@lru_cache(maxsize=1)
+def _folded_quoted_names() -> dict[str, str]:
+    """``QUOTED_NAMES`` by each name's fold (``characters.folding.fold``), a fold two names of different
+    men share left out."""
+    men: dict[str, set[str]] = {}
+    for name, man in QUOTED_NAMES.items():
+        men.setdefault(fold(name), set()).add(man)
+    return {key: next(iter(found)) for key, found in men.items() if len(found) == 1}
+
+
+def quoted_man(typed: str) -> str:
+    """The man a name a book prints him by stands for (``reader.quoted_names.QUOTED_NAMES``: 班孟堅 →
+    班固, 師古 → 顏師古), typed in any form the folding joins, simplified included (班孟坚 → 班固, 师古 →
+    顏師古); else ``typed`` as it is."""
+    if typed in QUOTED_NAMES:
+        return QUOTED_NAMES[typed]
+    folded = _folded_quoted_names()
+    found = {folded[f] for f in query_folds(typed) if f in folded}
+    return found.pop() if len(found) == 1 else typed
+
+
 def typed_author(typed: str, held=()) -> tuple[str, ...]:
     """The written names an author filter typed as ``typed`` stands for, among the people the
     library names: ``held`` (the names a list or a search can give: the works' people, the
@@ -186,7 +209,7 @@ def typed_author(typed: str, held=()) -> tuple[str, ...]:
     collected commentary prints before his 曰, 師古 → 顏師古). Sorted; ``()`` for ""."""
     if not typed:
         return ()
-    typed = QUOTED_NAMES.get(typed, typed)
+    typed = quoted_man(typed)
     people = typed_people(typed)
     named = set(held) | set(library_dynasties())
     if named.intersection(people):

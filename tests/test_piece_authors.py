@@ -50,6 +50,8 @@ def test_the_author_facet_and_filter_name_the_pieces_author(seed_juan, search_ba
     assert get(q="賦者古詩之流", author="班固") == (1, [{"value": "班固", "count": 1, "selected": True}],
                                                  [{"value": "漢", "count": 1}])
     assert get(q="賦者古詩之流", author="蕭統")[0] == 0
+    # the printed courtesy name, typed in simplified too (the breaker's author=班孟坚 was a 400)
+    assert get(q="賦者古詩之流", author="班孟坚") == get(q="賦者古詩之流", author="班孟堅") == get(q="賦者古詩之流", author="班固")
     # 西都賦 prints no byline: its preface's (test_presented_pieces)
     assert get(q="於是既庶且富", author="班固")[0] == 1
     assert get(q="於是既庶且富", author="蕭統")[0] == 0

@@ -107,3 +107,13 @@ def test_the_men_hanshus_preface_lists_are_dated_as_it_prints_them():
     assert [quoted_names.listed_dynasty("KR2a0007", man) for man in ("應劭", "蔡謨", "韋昭", "崔浩", "臣瓚", "班固")] == [
         "漢", "晉", "呉", "後魏", "", None]
     assert quoted_names.listed_dynasty("KR2a0002", "應劭") is None
+
+
+def test_a_name_a_book_prints_a_man_by_is_read_as_him_in_any_form_the_folding_joins():
+    """Breaker: ``author=班孟坚`` (simplified) was a 400 while 班孟堅 is 班固: the printed name was looked up only
+    as typed. It is read by its fold as the query reads it (坚 堅, 师 師, 刘 劉, 渊 淵); a name no row prints
+    stays as typed."""
+    from reader.printed_people import quoted_man
+
+    assert [quoted_man(t) for t in ("班孟堅", "班孟坚", "師古", "师古", "劉淵林", "刘渊林", "王逸", "鄭")] == [
+        "班固", "班固", "顏師古", "顏師古", "劉逵", "劉逵", "王逸", "鄭"]
