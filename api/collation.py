@@ -22,7 +22,8 @@ from config.paging import page_number
 from config.ratelimit import ApiSearchThrottle
 
 from .pagination import StandardPagination, one_paging_value
-from .views import JUAN_N, WORK_ID, _juan
+from .parameters import JUAN_N, WORK_ID
+from .views import _juan
 
 COLLATION_PARAMETERS = [
     WORK_ID, JUAN_N,

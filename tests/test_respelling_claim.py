@@ -23,7 +23,7 @@ def test_a_respelling_says_the_books_write_what_it_found_in_them(client, search_
         "page_url": "http://testserver/search/?q=%E8%90%AC%E5%8F%96%E5%8D%83%E7%84%89"}])
     assert [h["layer"] for h in client.get("/api/search/", {"q": "萬取千焉"}).json()["results"]] == [
         "classic", "subcommentary", "editorial"]
-    data = client.get("/api/search/", {"q": "万"}).json()
+    data = client.get("/api/search/", {"q": "万", "work": "KR1h0003"}).json()  # (a juan another test left counts apart)
     assert (data["count"], [(s["query"], s["count"]) for s in data["hints"]["suggestions"]]) == (0, [("萬", 34)])
     assert data["hints"]["suggestions"][0]["message"].startswith("繁體本中「万」與「萬」各為一字，檢索分開；書中有作「萬」者")
     # with a filter that keeps none of them, no respelling is offered: the claim would be false there

@@ -4,7 +4,7 @@ under each sentence of the classic; 欽定春秋傳說彙纂 ``公羊(…)``, ``
 
 Such a word is the block's label, not a word of the classic: a LABEL piece of the layer, the
 name and the commentator of the note it leads, as the markers 注 and 䟽 of 南華真經註疏 are
-(``commentators.marked_blocks``) and 音義, 疏 of the 注疏 editions (``layers``), so it counts
+(``marked_blocks.marked_blocks``) and 音義, 疏 of the 注疏 editions (``layers``), so it counts
 and searches with no layer's text (``search.documents``: a marker word is in no passage). The
 words are the juan's block labels (``block_words``: a word that opens six or more printed
 paragraphs, its note right after it on the line, and words that open as many blocks); only a

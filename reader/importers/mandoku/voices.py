@@ -20,6 +20,12 @@ class Voice:
     layer: str = COMMENTARY
     layer_name: str = "注"
 
+    def give(self, piece, basis: str) -> None:
+        """Make ``piece`` (a ``document.PieceDoc``) this voice's: its layer, layer name and
+        commentator, and ``basis``, how that was decided (``document.MARKED``, ``LAYOUT`` …)."""
+        piece.layer, piece.layer_name, piece.commentator = self.layer, self.layer_name, self.commentator
+        piece.layer_basis = basis
+
 
 #: The layer name of a writer's own note on his own text (自注), what a reader calls it. Two rules give it,
 #: each where the book shows its writer its own way (``author_notes`` says why they are two): the book's
