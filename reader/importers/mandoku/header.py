@@ -667,8 +667,10 @@ def juan_label_parts(labels: list[str]) -> list[str]:
     return kept or labels
 
 
-#: How a part of editors' collation notes ends its title (卷一考證; 左傳 卷十五 writes 考証).
-KAOZHENG = ("考證", "考証")
+#: How a part of editors' collation notes ends its title (卷一考證; 左傳 卷十五 writes 考証; 舊五代史 WYG
+#: heads 115 of its 考證 juans 攷證, ``JUAN 卷一攷證`` under ``　舊五代史巻一攷證``: 攷 is the old form of 考,
+#: 說文's 「攷，敂也」 written for 考 in 攷證, 攷異 as the 四庫 editors write it).
+KAOZHENG = ("考證", "考証", "攷證", "攷証")
 
 
 def printed_part_name(value: str, printed: str) -> str:

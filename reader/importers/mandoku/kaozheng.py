@@ -13,12 +13,12 @@ import re
 
 from characters.folding import fold
 
-from .header import COLLECTION
+from .header import COLLECTION, KAOZHENG
 from .lines import BLANK, PB_ONLY
 
 #: The title of a part of editors' collation notes, after the work's title on a closing line
-#: (``北齊書卷二考證``): its 卷 label and 考證.
-KAOZHENG_TITLE = re.compile(r"[卷巻][^\u3000()<¶\s]{1,8}(?:考證|考証)$")
+#: (``北齊書卷二考證``): its 卷 label and 考證 (written as ``header.KAOZHENG`` lists: 考証, 攷證).
+KAOZHENG_TITLE = re.compile(r"[卷巻][^\u3000()<¶\s]{1,8}[考攷][證証]$")
 #: The 卷 label ending a title line (``孟子注疏卷一下``).
 JUAN_IN_TITLE = re.compile(r"[卷巻][^\u3000()<¶\s]{1,8}$")
 
@@ -71,7 +71,7 @@ def unmarked_parts(lines: list[str], i: int, end: int) -> dict[int, tuple[str, b
     while j < end and not lines[j].startswith("#") and (PB_ONLY.match(lines[j]) or BLANK.match(lines[j])):
         j += 1
     title = _bare(lines[j]) if j < end and not lines[j].startswith("#") else ""
-    if not (TITLE_ALONE.match(bare) and title in (bare + "考證", bare + "考証")):
+    if not (TITLE_ALONE.match(bare) and title in tuple(bare + word for word in KAOZHENG)):
         if not _headed(lines, i, j, end, title):
             return {}
         return {j: (title, True, spaced_entries(lines, j + 1, kaozheng_end(lines, j + 1, end, title)))}
@@ -102,7 +102,7 @@ def _headed(lines: list[str], i: int, j: int, end: int, title: str) -> bool:
     考證's end title, as the 四庫 prints every 考證 (compared folded: 三國志's 卷首 heads the 考證 of its
     目錄 ``三國志目録考證`` after the 提要 that ends the list, and closes it ``三國志目錄考證``). A juan's 考證
     (``魏志卷二考證``, ``KAOZHENG_TITLE``) is read where the juan's end title is (``line_loop``)."""
-    if not (title.endswith(("考證", "考証")) and TITLE_ALONE.match(title) and not KAOZHENG_TITLE.search(title)
+    if not (title.endswith(KAOZHENG) and TITLE_ALONE.match(title) and not KAOZHENG_TITLE.search(title)
             and any(PB_ONLY.match(lines[k]) for k in range(i + 1, j))):
         return False
     closed = kaozheng_end(lines, j + 1, end, title)
