@@ -39,7 +39,7 @@ from .part_lists import LIFE_CHAPTER, LIFE_TITLE
 from .profiles import INDENT_LAYERS, MARKED_BLOCKS, book_title
 from .structure import (
     GROUPED_CHAPTER, INDENTED_HEADING, LONE_NUMBERED_CHAPTER, grouped_heading, NUMBERED_CATEGORY, NUMBERED_CHAPTER,
-    CHAPTER_LINE, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX, ZHANGJU_CHAPTER,
+    CHAPTER_LINE, CHRONICLE_HEADING, CLOSER, JI_CLOSER, LABELS, TLS_HEADING, TLS_NUMBER, UNIT_LIMIT, Unit, HEADING_MAX, ZHANGJU_CHAPTER,
     heading_category, noted_rest, READINGS_ZHANG, REIGN_HEADING, YI_PIAN,
 )
 
@@ -480,6 +480,10 @@ class LineLoop:
                 if (not m and at_start and indent >= 2 and flush_after(lines, i + 1, end)
                         and not any(u.kind in ("heading", "part", "para", "closer") for u in units)):
                     m = INDENTED_HEADING.match(stripped)
+                # a chronicle's 紀 and its number over its reign's heading (資治通鑑 ``　周紀一(起…)`` over
+                # ``　　威烈王(…)``): nothing read since the head
+                if not m and at_start and not any(u.kind in ("heading", "part", "para", "closer") for u in units):
+                    m = CHRONICLE_HEADING.match(stripped)
                 # a 篇's title alone under the juan's or part's head, its notes deeper, its text flush,
                 # its later part printed under its number (前漢書 卷十九上 ``　百官公卿表``, 卷十九下's
                 # ``百官公卿表第七下``): nothing read since the head

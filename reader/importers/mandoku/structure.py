@@ -106,6 +106,14 @@ REIGN_HEADING = re.compile(r"^(?P<title>[𨼆隱隠桓莊荘閔僖文宣成襄�
 #: note, and a 傳 indented by one under its flush 經 (穀梁注疏) is text; the parser checks the
 #: indentation, the flush line after it and that no heading came before.
 INDENTED_HEADING = re.compile(r"^(?P<title>[^\s()<>¶\u3000/]{1,7}[^\s()<>¶\u3000/疏䟽注註箋])(?=\([^()]*\)¶?$)")
+#: A chronicle's 紀 at a juan's head: the dynasty's 紀 and its number, no 第, alone or before its note on
+#: the years the juan spans (資治通鑑 ``　周紀一(起著雍攝提格盡𤣥黓困敦凡三十五年…)``, ``　晉紀二十二(起旃蒙
+#: 單閼盡屠維恊洽凡五年)``; 資治通鑑後編 ``　宋紀三(起𤣥黓閹茂七月盡…凡一年有竒)``). 司馬光 divides his
+#: chronicle into the 紀 of each dynasty, numbered through the dynasty, each juan opening a 紀 over the
+#: reign it is in; the parser reads it so only before anything else of the juan (a contents list's
+#: ``帝紀一十二(十三/卷)`` is an entry).
+CHRONICLE_HEADING = re.compile(
+    r"^(?P<title>[^\s()<>¶\u3000/]{1,4}紀[一二三四五六七八九十百]+)(?=\([^()]*\)¶?$|¶?$)")
 #: A 篇 heading alone on its line in the middle of a juan (禮記集說 ``射義第四十六¶`` after the
 #: end of 鄉飲酒義): a chapter too, when the line before it ended its paragraph; a 卷 label
 #: (卷第二, the entries of a 目録) is none. After it, its group (``射義第四十六　禮記``), or its group
