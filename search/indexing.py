@@ -15,6 +15,7 @@ import logging
 from reader.models import Juan
 
 from .backends import get_search_backend
+from .backends.base import IndexBusyError
 from .documents import documents_for_juan
 
 logger = logging.getLogger(__name__)
@@ -98,6 +99,27 @@ def sync_index(backend=None) -> tuple[int, int]:
     logger.warning("search index repaired at start-up: %d juans reindexed, %d removed",
                    counts.get("written", 0), counts.get("removed", 0))
     return counts.get("written", 0), counts.get("removed", 0)
+
+
+def editions_behind(edition_ids=None, backend=None) -> dict[int, int] | None:
+    """``{edition_id: juans}``: for each edition (of ``edition_ids`` if given, a set of ids), how
+    many of its stored juans the index does not hold at their stored version (an import or a
+    correction committed and its reindex not yet written). Empty when the index is up to date;
+    None when the index cannot tell now (busy, unreadable). One query and what the index
+    records of its juans (``BaseSearchBackend.indexed_juans``)."""
+    backend = backend or get_search_backend()
+    try:
+        held = backend.indexed_juans()
+    except (IndexBusyError, OSError):
+        return None
+    stored = database_juans()
+    _gone, write = differences(stored, held)
+    behind: dict[int, int] = {}
+    for juan_id in write:
+        edition = stored[juan_id][1]
+        if edition_ids is None or edition in edition_ids:
+            behind[edition] = behind.get(edition, 0) + 1
+    return behind
 
 
 def unwritable(exc: OSError, backend, action: str) -> str:

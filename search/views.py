@@ -14,11 +14,12 @@ from config.budget import check
 from config.paging import page_asked, past_last
 from config.ratelimit import search_wait
 
-from reader.models import Chapter, Juan, Work
+from reader.models import Chapter, Edition, Juan, Work
 from reader.people import works_told_apart
 from reader.templatetags.reading import EDGE_RUN
 
 from .hints import marked_runs
+from .indexing import editions_behind
 from .matching import match_runs, reading_of
 from .query import invisible_only
 from .backends import SearchError
@@ -361,6 +362,20 @@ def no_page_message(results, number: str) -> tuple[str, int | None]:
     return NO_PAGE.format(page=number, size=PAGE_SIZE), None
 
 
+def not_yet_searched(edition_ids) -> dict | None:
+    """What the index does not hold yet of the editions searched (``edition_ids``, None: all):
+    ``{"juans": n, "editions": [name, ...]}`` (at most five names, 「周禮注疏（四庫全書・文淵閣本）」),
+    or None when it holds every stored juan at its stored version or cannot tell now
+    (``search.indexing.editions_behind``). A search answered while an import or a correction
+    waits for its reindex says so, rather than a bare 沒有找到."""
+    behind = editions_behind(set(edition_ids) if edition_ids is not None else None)
+    if not behind:
+        return None
+    editions = Edition.objects.select_related("work").filter(pk__in=list(behind)).order_by("work__title", "pk")
+    return {"juans": sum(behind.values()), "editions": [str(e) for e in editions[:5]],
+            "more": max(0, len(behind) - 5)}
+
+
 def search_page(request):
     """Query box; with a query, the total and the hits in text order with KWIC. A query string
     holding empty or default values (``non_default``: what the form sends for the options left
@@ -471,6 +486,7 @@ def search_page(request):
                                    next_url=page_url(params, page.number + 1) if page.has_next() else "")
                     # the people a person filter's value was read as (作者「班孟堅」指班固)
                     context["people_read"] = people_read(form.cleaned_data)
+                    context["not_yet_searched"] = not_yet_searched(form.cleaned_data.get("edition_ids"))
                     context.update(results=results, page=page, hit_rows=rows, distribution=bars,
                                    hints=hints, several_terms=any(len(c.positives) > 1 for c in query.parsed.clauses),
                                    export_query=urlencode([(k, v) for k, v in params if k != "page"]),

@@ -212,3 +212,24 @@ def test_requests_answer_from_the_index_as_it_is_while_the_start_up_repair_holds
     after = client.get("/api/search/", {"q": "校記"}).json()
     assert after["count"] == 1 and after["results"][0]["match"] == "校記"
     assert client.get("/api/search/", {"q": "鵠", "page_size": 1}).json()["count"] == 21
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_search_says_which_editions_the_index_does_not_hold_yet(engine, client):
+    """A search answered while a juan waits for its reindex says so, naming the edition,
+    rather than a bare 沒有找到 (a new user searched a book imported minutes before)."""
+    import_file(SEED)
+    juan = Juan.objects.get()
+    note = Piece.objects.get(section__juan=juan, section__position=1, kind="note", position=3)
+    with engine._writer_lock():
+        note.text = "校記" + note.text
+        note.save()  # committed; its reindex times out
+    behind = ('<p class="index-behind" role="status">尚有 1 卷已入庫而未編入索引，此次檢索不含其文字：'
+              f'{juan.edition}。索引寫成後即可檢索 (not yet indexed: their text is not searched yet)。</p>')
+    page = client.get("/search/", {"q": "校記"}).content.decode()
+    assert "沒有找到「校記」" in page and behind in page
+    assert str(juan.edition) == "禮書綱目（欽定四庫全書・純文字本）"
+    assert behind in client.get("/search/", {"q": "校記", "edition": str(juan.edition_id)}).content.decode()
+    assert sync_index(engine) == (1, 0)
+    page = client.get("/search/", {"q": "校記"}).content.decode()
+    assert "index-behind" not in page and "<strong>1</strong> 處" in page
