@@ -1,6 +1,6 @@
 """A chronicle's 紀 and its number at a juan's head (資治通鑑 ``　晉紀二十二(起旃蒙單閼盡屠/維恊洽凡五年)``) is the
-juan's chapter heading, not the classic's first words (decision 0119), the note under it the chapter's first
-piece. The excerpts are the heads of
+juan's chapter heading, not the classic's first words (decision 0119), and the span of years opening the note
+under it is 司馬光's own note (自注), 胡三省's going on after it (decision 0120). The excerpts are the heads of
 資治通鑑 KR2b0007_100 and KR2b0007_001 (the held-out 史部 of ``kanripo-scale``, not in ``../shared/corpus``'s
 folders), cut after their first lines of text."""
 from reader.importers.document import CLASSIC, COMMENTARY, LABEL, NOTE, TEXT
@@ -30,22 +30,23 @@ def pieces(doc) -> list[tuple[str, str, str, str, str]]:
     return [(p.kind, p.effective_layer, p.layer_name, p.commentator, p.text) for p in doc.all_pieces()]
 
 
-def test_the_ji_and_its_number_head_the_juan():
+def test_the_ji_and_its_number_head_the_juan_and_the_span_is_the_authors():
     doc = parse_mandoku(JUAN_100, "KR2b0007_100.txt")
     assert [(c.title, c.heading) for c in doc.chapters] == [("晉紀二十二", "晉紀二十二")]
     assert [s.title for s in doc.sections] == ["", "孝宗穆皇帝中之下"]
     assert pieces(doc) == [
-        (NOTE, COMMENTARY, "注", "胡三省", "起旃蒙單閼盡屠維恊洽凡五年"),
+        (NOTE, COMMENTARY, "自注", "司馬光", "起旃蒙單閼盡屠維恊洽凡五年"),
         (LABEL, CLASSIC, "", "", "孝宗穆皇帝中之下"),
         (TEXT, CLASSIC, "", "", "永和十一年春正月故仇池公楊毅弟宋奴使其姑子梁式王刺殺楊初初子國誅式王及宋奴自立為仇池")]
     assert render_mandoku(doc) == JUAN_100
 
 
-def test_the_note_under_the_ji_is_the_chapters_first_piece():
+def test_the_commentators_note_goes_on_from_the_span():
     doc = parse_mandoku(JUAN_1, "KR2b0007_001.txt")
     assert [c.title for c in doc.chapters] == ["周紀一"]
-    assert pieces(doc)[:3] == [
-        (NOTE, COMMENTARY, "注", "胡三省", "起著雍攝提格盡𤣥黓困敦凡三十五年丙爾雅曰太嵗在甲曰閼逢在乙曰旃䝉在"),
+    assert pieces(doc)[:4] == [
+        (NOTE, COMMENTARY, "自注", "司馬光", "起著雍攝提格盡𤣥黓困敦凡三十五年"),
+        (NOTE, COMMENTARY, "注", "胡三省", "丙爾雅曰太嵗在甲曰閼逢在乙曰旃䝉在"),
         (NOTE, COMMENTARY, "注", "胡三省", "曰柔兆在丁曰彊圉在戊曰著雍在己曰屠維在庚曰上章在辛曰重光在壬曰𤣥黓在"),
         (LABEL, CLASSIC, "", "", "威烈王")]
     assert render_mandoku(doc) == JUAN_1

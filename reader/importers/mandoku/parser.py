@@ -33,6 +33,7 @@ from .collation_remarks import collation_remarks
 from .bound_books import read_bound_books
 from .cuts import place_size_cuts
 from .commentators import assign_commentators
+from .chronicle_spans import chronicle_spans
 from .collected_notes import split_collected_notes
 from .column_order import column_evidence
 from .profiles import layout_decided, one_authors_book, profile_for
@@ -247,6 +248,7 @@ class _Parser(LineLoop):
             doc.column_evidence = column_evidence(lines)
         profile = profile_for(doc)  # the book's commentators, from its title and bylines: read once
         unsure = assign_commentators(doc, profile, indented)
+        chronicle_spans(doc)  # 資治通鑑's 周紀一(起著雍攝提格…凡三十五年…): the span 司馬光's, the rest 胡三省's
         split_collected_notes(doc)  # 論語注疏's 集解: 孔曰… 孔安國's part, the rest 何晏's
         if collected:  # each block the editors' collection, each quoted man's words his part
             collected_layers(doc)

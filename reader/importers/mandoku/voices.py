@@ -27,11 +27,12 @@ class Voice:
         piece.layer_basis = basis
 
 
-#: The layer name of a writer's own note on his own text (自注), what a reader calls it. Two rules give it,
-#: each where the book shows its writer its own way (``author_notes`` says why they are two): the book's
-#: author's notes in its body, told from the collector's by how they open (班固's in 前漢書: ``author_notes``,
-#: ``profiles.Profile.author_notes``), and a front-matter part's known writer's notes in his part (高宗's on
-#: his 御製 poems in 前漢書's 卷首: ``paratext``).
+#: The layer name of a writer's own note on his own text (自注), what a reader calls it. Three rules give it,
+#: each where the book shows its writer its own way (``author_notes`` says why the first two are two): the
+#: book's author's notes in its body, told from the collector's by how they open (班固's in 前漢書:
+#: ``author_notes``, ``profiles.Profile.author_notes``), a front-matter part's known writer's notes in his
+#: part (高宗's on his 御製 poems in 前漢書's 卷首: ``paratext``), and the span of years a chronicle's 紀 heading
+#: notes, before its commentator's note (司馬光's in 資治通鑑: ``chronicle_spans``).
 OWN_NOTE = "自注"
 
 
