@@ -85,9 +85,11 @@ from .voices import OWN_NOTE
 #: prefaces and postfaces (序, 後序, 敘例, 跋, 跋語, 題辭), the 提要, memorials presenting the book
 #: (進…表, 上…表: a title ending in 表 alone is a book's own tables, 史記's 三代世表) and memorials
 #: on its text (箚子: 後漢書's 景祐刋正箚子, the 景祐 editors' report on their collation), rules of the
-#: edition (凡例), contents (目錄, 原目, 總目), officials (職名) and edicts (上諭), the lists of
-#: transmitters and of authors quoted (傳述人, 引用姓氏). ``[…]`` after a title names its writer.
-FRONT_TITLE = re.compile(r"^(?:\S{0,6}御製|卷首)|(?:序|敘|敍|序例|敘例|跋|跋語|題辭|題詞|提要|進\S{0,8}表|上\S{0,6}表|箚子|劄子|凡例|目[録錄]|總目|"
+#: edition (凡例), contents (目錄, 原目, 總目; a list of contents long enough for two parts names each
+#: 上 and 下: 舊五代史 ``JUAN 目錄上``, 續資治通鑑長編 ``目録下``, 通志 ``總目録卷上``), officials (職名) and edicts
+#: (上諭), the lists of transmitters and of authors quoted (傳述人, 引用姓氏). ``[…]`` after a title names its writer.
+FRONT_TITLE = re.compile(r"^(?:\S{0,6}御製|卷首)|(?:序|敘|敍|序例|敘例|跋|跋語|題辭|題詞|提要|進\S{0,8}表|上\S{0,6}表|箚子|劄子|凡例|"
+                         r"(?:目[録錄]|總目)(?:卷?[上中下])?|"
                          r"序目|職名|上諭|傳述人|引用姓氏|引用書目|名氏)(?:\[[^\]]*\])?$")
 #: The name a part's label prints with its title (``序[魏了翁]``; a person the catalogue knows,
 #: not a part's own name such as ``[奏勑]`` or ``序[傅注]``).
