@@ -25,7 +25,7 @@ from .contents import (ENTRY, GOES_ON, LIVES, contents_lines, full_noted_title, 
                        listed_titles, printed_title, spaced_list)
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
-    hanging_indent, heads_over_a_piece, heads_over_text, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE,
+    block_width, hanging_indent, heads_over_a_piece, heads_over_text, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE,
     title_goes_on, title_under_head,
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, hangs_on, runs_on, scan_line
@@ -640,8 +640,15 @@ class LineLoop:
             # 郭象's 注 ending at the foot of its column, over ``去以六月息者也``, the 經).
             opened = not by_layout or (unit is not None and unit.new_para and unit.lines == 1)
             # (where the juan's entries hang, a flush line opens an entry however full the line above)
+            # ... in front matter, a flush line under a line as wide as the block printed from it on, itself
+            # that wide (``lines.block_width``): a document's prose going on (孟子注疏 卷首 ``　　陳代欲…孟子闢``
+            # over ``之是也…獵與``, 21 a column where the part's most common width is 42); a line indented
+            # under it is a list's next entry (經典釋文's 序錄 ``　　陳東宫學士…春秋音`` over ``　何休注公羊…``)
+            block = block_width(lines, i, end) if front and indent == 0 and prev_width < full else None
+            full_above = prev_width >= full or (block is not None and prev_width >= block
+                                                and print_width(line) >= block)
             wrapped = (not self.header.tls and not para_break and label is None and not number and opened
-                       and prev_width >= full and 0 <= indent < prev_indent and bool(cont) and cont[0] == "text"
+                       and full_above and 0 <= indent < prev_indent and bool(cont) and cont[0] == "text"
                        and not stripped.startswith("(") and not hanging)
             # ... and a line one column deeper under a full flush line is that entry going on, however
             # short (``　之論最善``, the saying's last words under ``晁氏公武曰…范甯``): ``lines.hanging_indent``

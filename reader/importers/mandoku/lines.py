@@ -73,6 +73,37 @@ def full_width(lines: list[str], start: int, end: int, large_only: bool = False)
     return max(counts, key=lambda w: (counts[w], w))
 
 
+#: The lines from a line on that measure the width its block is printed to (``block_width``), and
+#: how many of them must be that wide.
+BLOCK_LINES = 8
+BLOCK_FULL_MIN = 3
+
+
+def block_width(lines: list[str], i: int, end: int) -> int | None:
+    """The width of a full printed line where ``lines[i]`` is printed: the most common ``print_width``
+    (ten or more) of the first ``BLOCK_LINES`` content lines from ``i`` on (before ``end``), where at
+    least ``BLOCK_FULL_MIN`` of them are that wide; None where they are not (a list's entries, a
+    document's last lines). A part of front matter binds documents printed each to a width of its own
+    (孟子注疏 ``_000``: 高宗's 御製 21 characters a column, the 提要 17, 孫奭's 序 20, the columns of
+    題辭解's small print 42, the file's most common width, ``full_width``), so a line there is measured
+    against the lines printed under it, not against the file."""
+    counts: dict[int, int] = {}
+    seen = 0
+    for line in lines[i:end]:
+        if seen == BLOCK_LINES:
+            break
+        if line.startswith(("#", "<pb:")) and layout_only(line) or not line.strip("\u3000 ¶"):
+            continue
+        seen += 1
+        w = print_width(line)
+        if w >= 10:
+            counts[w] = counts.get(w, 0) + 1
+    if not counts:
+        return None
+    width = max(counts, key=lambda w: (counts[w], w))
+    return width if counts[width] >= BLOCK_FULL_MIN else None
+
+
 #: At least this many full flush lines of text going on one column deeper make a juan's entries hang
 #: (``hanging_indent``).
 HANGING_MIN = 10
