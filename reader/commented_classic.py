@@ -14,7 +14,9 @@ entry (史記 KR2a0001, 楚辭 KR4a0001, 文選 KR4h0001). A work is a commentar
   comments on the longest title of a catalogue entry of its 類 that its title opens with
   (``catalogue_titles``; read as ``reader.shelving.book_opening`` reads a title for its 屬: folded, an
   imperial prefix left out, 周官 read as 周禮), other than its own entry and an entry that is itself
-  named after its notes: 儀禮鄭註句讀 → 儀禮 (not 儀禮鄭註: the title's last word only is its notes),
+  named after its notes (in 經部 a title ending in 傳 too, ``CLASSICS_BRANCH``: 蘇軾's 書傳 is notes on the
+  書, so 董鼎's 書傳輯錄纂註, on 蔡沈's 書集傳, comments on no book the catalogue lists; decision 0117):
+  儀禮鄭註句讀 → 儀禮 (not 儀禮鄭註: the title's last word only is its notes),
   欽定儀禮義疏 → 儀禮, 論語集解義疏 → 論語, 周易註疏 → 周易 (not 王弼's 周易註, another commentary),
   仪礼释宫増注 → 儀禮釋宮 (江永 adds notes to 李如圭's book), 史記集解 → 史記, 楚辭補注 → 楚辭;
   or whose title less that word is a classic's own text (``周禮(正文)``) less its closing 傳
@@ -56,6 +58,10 @@ COMMENTARY_TITLE = re.compile(r"(?:[集詳]?解|章句|句讀|索隱|正義|(?:�
 #: What a 傳 is named by in the title of its own commentary edition: the catalogue lists 春秋穀梁傳(正文)
 #: and its commentaries as 春秋穀梁注疏, without the 傳 (春秋左傳注疏 and 春秋公羊傳注疏 keep it).
 ZHUAN = "傳"
+#: The 部 whose books are the classics (經部): there a 傳 is a commentary on its 經 (蘇軾's 書傳, 張九成's
+#: 孟子傳, 伏勝's 尚書大傳), a book named after its notes, but for a 傳 the catalogue lists as a classic's
+#: own text (春秋左傳(正文), 春秋公羊傳(正文), 春秋穀梁傳(正文)).
+CLASSICS_BRANCH = "KR1"
 
 
 def commentary_word(title: str) -> str:
@@ -75,10 +81,17 @@ def catalogue_titles(code: str) -> tuple[tuple[str, str, str, str], ...]:
     found = []
     for listed in entries_of(code):
         title = listed.title.removesuffix(PLAIN_TEXT)
-        if listed.cls == code and title and not commentary_word(title):
+        if listed.cls == code and title and not commentary_word(title) and not _named_zhuan(listed):
             own_text = listed.title.endswith(PLAIN_TEXT) and title.endswith(ZHUAN)
             found.append((fold(title), title, listed.kr_id, fold(title[:-len(ZHUAN)]) if own_text else ""))
     return tuple(sorted(found, key=lambda t: -len(t[0])))
+
+
+def _named_zhuan(listed: CatalogueEntry) -> bool:
+    """Whether ``listed`` is a 經部 book named after its notes by 傳 (``CLASSICS_BRANCH``): 書傳 KR1b0006
+    (蘇軾), not 春秋左傳(正文)."""
+    return (listed.cls.startswith(CLASSICS_BRANCH) and listed.title.endswith(ZHUAN)
+            and not listed.title.endswith(PLAIN_TEXT))
 
 
 def _only_commentators(kanripo_id: str) -> bool:

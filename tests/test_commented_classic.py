@@ -53,3 +53,17 @@ def test_the_facets_read_a_commentary_books_classic_by_the_same_rule():
     assert writers("KR4i0002", "文心雕龍輯注") == BookWriters(("劉勰",), ("黃叔琳",), True)
     assert writers("KR1e0035", "呂氏春秋集解") == BookWriters((), ("呂本中",), True)
     assert writers("KR2a0002", "史記集解") == BookWriters(("司馬遷",), ("裴駰",), True)
+
+
+def test_a_zhuan_of_the_classics_branch_is_notes_no_classic_of_another_book():
+    """In 經部 a 傳 is a commentary on its 經: 董鼎's 書傳輯錄纂註 (on 蔡沈's 書集傳, which its title calls 書傳)
+    opened with the catalogue's 書傳, 蘇軾's, and took him as its main text's writer. A 經部 entry titled …傳 is
+    named after its notes (decision 0117), as 周易註 is, but for a 傳 the catalogue lists as a classic's own text
+    (春秋左傳(正文)): over the catalogue's 3,611 entries this one book's classic and main writer change."""
+    assert classic_of("書傳輯錄纂註", "", "KR1b0029") == ""
+    assert [classic_of(t, "", kr) for t, kr in (("春秋左傳注疏", "KR1e0004"), ("春秋公羊傳注疏", "KR1e0006"),
+                                                ("春秋穀梁注疏", "KR1e0010"), ("書傳會選", "KR1b0036"))] == [
+        "春秋左傳", "春秋公羊傳", "春秋穀梁傳", ""]
+    writers = main_writers(SimpleNamespace(kanripo_id="KR1b0029", title="書傳輯錄纂註", classification="", author="",
+                                           dynasty=""), SimpleNamespace(kanripo_id="KR1b0029", byline=[]))
+    assert writers == BookWriters((), ("董鼎",), True)
