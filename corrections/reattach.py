@@ -150,3 +150,37 @@ def waiting_lines(editions) -> list[str]:
             lines.append(f"{held_now} of the removed edition {slug}: kept for that edition, not given to "
                          f"{', '.join(sorted(slugs))}; import the files {how} to give them back")
     return lines
+
+
+#: The audit actions of a re-import's recheck that ``recheck_lines`` reports (``models.AUDIT_ACTIONS``:
+#: ``recheck.recheck`` sets aside, ``recheck._restore_set_aside`` accepts again), with what each line says.
+RECHECKED = {"set aside": ("set aside", "their text no longer where they stood: each is accepted again when an import "
+                                        "holds its text again (its page, /corrections/<id>/, says what changed)"),
+             "restored": ("accepted again", "their text found again")}
+
+
+def recheck_lines(editions, since) -> list[str]:
+    """For ``import_texts`` (``reader.signals.editions_imported``): the accepted corrections and public
+    annotations of ``editions`` that the import's recheck set aside or accepted again (the system's audit
+    entries ``set aside`` and ``restored`` at or after ``since``, a proposal counted by its last), one line
+    per edition, juan and action: ``KR1h0007 juan 4: set aside 1 accepted correction, 1 public annotation
+    (#1, #3), their text no longer where they stood: …``. A file that lost text (cut short, another
+    version) thus says what it took from the readers, not only its notes. One query; [] when none."""
+    last: dict[int, tuple] = {}
+    for pk, action, slug, number, kind in (
+            AuditEntry.objects.filter(proposal__edition__in=[e.pk for e in editions], actor__isnull=True,
+                                      action__in=RECHECKED, at__gte=since)
+            .order_by("at", "pk").values_list("proposal_id", "action", "proposal__edition_slug",
+                                              "proposal__juan_number", "proposal__kind")):
+        last[pk] = (slug, number, action, kind)
+    grouped: dict[tuple, list[tuple[int, str]]] = {}
+    for pk, (slug, number, action, kind) in last.items():
+        grouped.setdefault((slug, number, action), []).append((pk, kind))
+    lines = []
+    for (slug, number, action), found in sorted(grouped.items(), key=lambda item: (item[0][0], item[0][1] or 0,
+                                                                                   list(RECHECKED).index(item[0][2]))):
+        counts = Counter("annotation" if kind == ANNOTATION else "accepted" for _pk, kind in found)
+        verb, why = RECHECKED[action]
+        ids = ", ".join(f"#{pk}" for pk, _kind in sorted(found))
+        lines.append(f"{slug} juan {number}: {verb} {in_words(counts)} ({ids}), {why}")
+    return lines

@@ -20,7 +20,7 @@ from reader.stamp import KeptPerStamp
 
 from .models import ACCEPTED, BYLINE, HEADING, MAIN_TEXT, STRUCTURE, Proposal
 from .overlay import CORRECTING, accepted, place, unmakes_title
-from .reattach import reattach, removal_lines, waiting_lines
+from .reattach import reattach, recheck_lines, removal_lines, waiting_lines
 from .recheck import recheck
 
 logger = logging.getLogger(__name__)
@@ -50,9 +50,10 @@ def on_edition_saved(sender, instance, created, raw=False, **kwargs) -> None:
         reattach(instance)
 
 
-def on_editions_imported(sender, editions, **kwargs) -> list[str]:
-    """``reader.signals.editions_imported``: ``reattach.waiting_lines`` of the editions imported."""
-    return waiting_lines(editions)
+def on_editions_imported(sender, editions, since=None, **kwargs) -> list[str]:
+    """``reader.signals.editions_imported``: ``reattach.waiting_lines`` of the editions imported, then
+    ``reattach.recheck_lines`` (what their new text set aside or accepted again since ``since``)."""
+    return waiting_lines(editions) + (recheck_lines(editions, since) if since is not None else [])
 
 
 def on_removal_asked(sender, editions, juans, **kwargs) -> list[str]:

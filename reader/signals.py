@@ -66,10 +66,12 @@ naming_pieces = Signal()
 removal_asked = Signal()
 
 #: Sent by ``import_texts`` after its files landed, with ``editions`` (the ``Edition`` rows it stored
-#: juans in). A receiver answers a list of lines saying what of its own waits for another edition of
-#: those works than the one imported, and how to import that one (``corrections.reattach.
-#: waiting_lines``: the proposals of a removed edition named otherwise, 禮書綱目-四庫全書本 when
-#: the files were imported without ``--edition``), or [].
+#: juans in) and ``since`` (when the run began, a timezone-aware datetime). A receiver answers a list of
+#: lines saying what of its own waits for another edition of those works than the one imported, and how
+#: to import that one (``corrections.reattach.waiting_lines``: the proposals of a removed edition named
+#: otherwise, 禮書綱目-四庫全書本 when the files were imported without ``--edition``), and what the new
+#: text did to its records since ``since`` (``corrections.reattach.recheck_lines``: accepted corrections
+#: set aside, their text gone, or accepted again), or [].
 editions_imported = Signal()
 
 #: Sent by ``reader.citation.unmade_titles`` (naming a section whose stored title nobody read as

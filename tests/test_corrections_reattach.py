@@ -372,3 +372,32 @@ def test_a_removed_named_edition_says_which_edition_name_brings_its_proposals_ba
     waiting.refresh_from_db()
     assert (waiting.edition.slug, waiting.status, waiting.status_reason) == ("禮書綱目-四庫全書本", PENDING, "")
     assert [a.action for a in waiting.audit.all()] == ["proposed", "re-attached"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_says_which_corrections_its_text_set_aside_and_which_it_accepted_again(corrected, juan4,
+                                                                                        search_backend):
+    """A file cut short (an interrupted copy: 卷四 up to §3's classic) lands with a note of its unclosed
+    markup at most, and set aside the accepted correction and the annotation of §3 without a word: the
+    import now names them, and the whole file imported again names them accepted again."""
+    import io
+
+    path = juan4 / "KR1h0007_004.txt"
+    raw = path.read_bytes().decode("utf-8")
+    path.write_bytes(raw[:raw.index(CLASSIC)].encode("utf-8"))
+
+    def run():
+        out = io.StringIO()
+        call_command("import_texts", str(juan4), stdout=out)
+        return [line for line in out.getvalue().splitlines() if line.startswith(f"{SLUG} juan")]
+
+    ids = f"#{corrected['text'].pk}, #{corrected['annotation'].pk}"
+    assert run() == [f"KR1h0007 juan 4: set aside 1 accepted correction, 1 public annotation ({ids}), their text no "
+                     "longer where they stood: each is accepted again when an import holds its text again (its page, "
+                     "/corrections/<id>/, says what changed)"]
+    assert _state()[corrected["text"].pk][1] == SET_ASIDE
+    path.write_bytes(raw.encode("utf-8"))
+    assert run() == [f"KR1h0007 juan 4: accepted again 1 accepted correction, 1 public annotation ({ids}), their "
+                     "text found again"]
+    assert _state() == before_removal(corrected)
+    assert run() == []  # the same file again: nothing set aside or accepted again

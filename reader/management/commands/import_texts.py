@@ -21,6 +21,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.utils import InternalError, OperationalError, ProgrammingError
+from django.utils import timezone
 from tqdm import tqdm
 
 from catalogue.catalogue import get_class
@@ -279,6 +280,7 @@ class Command(BaseCommand):
         """Store ``files`` (``handle`` without ``--explain``), holding each work in ``locks``."""
         works, juans, sections, notes, failures, skipped, unchanged = set(), 0, 0, 0, list(refused), [], 0
         editions: set[int] = set()
+        started = timezone.now()  # what the layers above did to their records since (editions_imported's ``since``)
         claimed: dict[tuple[str, int], Path] = {}
         # The stored juans a file may leave as they are (asked once, when a file would replace one):
         # those the index holds as stored (a juan it lacks is stored again, which repairs the index).
@@ -379,7 +381,7 @@ class Command(BaseCommand):
         landed.finish()
         locks.indexing()  # every file stored: readers of the stored texts need not wait for the index
         for _, lines in editions_imported.send(sender=Edition, editions=list(Edition.objects.filter(
-                pk__in=editions).select_related("work"))) if editions else ():
+                pk__in=editions).select_related("work")), since=started) if editions else ():
             for line in lines or ():
                 self.stdout.write(line)
         self.stdout.write(f"{len(works)} works, {juans} juans, {sections} sections, {notes} notes imported"
