@@ -138,7 +138,9 @@ def respellings(text: str) -> list[Suggestion]:
     characters changed: 「後」與「后」, and says the books write the respelled query (書中有作「公樂作而后就物」者),
     which holds only of one that finds something: the caller offers no other (``search.service.query_hints``
     searches each, with the query's filters). It never says the books write the query as typed too: 万取千焉
-    is respelled 萬取千焉 where no book prints 万 (it said 「書中亦有此寫法」, "the books also write it so")."""
+    is respelled 萬取千焉 where no book prints 万 (it said 「書中亦有此寫法」, "the books also write it so"). A
+    query with operators, quotes or wildcards (``_NOT_PRINTED``) is offered as one that finds hits
+    (改作「萬取 NEAR/3 千焉」即有所獲), since no book prints it as written."""
     bare = DESCRIPTION.sub(lambda m: "\0" * len(m.group()), text)  # a description's characters are its own
     places = [(i, written_apart(ch)) for i, ch in enumerate(bare) if ch != "\0" and written_apart(ch)]
     if not places:
@@ -154,7 +156,17 @@ def respellings(text: str) -> list[Suggestion]:
         query = "".join(changes.get(i, ch) for i, ch in enumerate(text))
         pairs = "、".join(f"「{text[i]}」與「{form}」" for i, form in sorted(changes.items()))
         english = ", ".join(f"{text[i]} and {form}" for i, form in sorted(changes.items()))
-        out.append(Suggestion(query, f"繁體本中{pairs}各為一字，檢索分開；書中有作「{query}」者"
-                                     f"（traditional editions keep {english} apart, and so does search; "
-                                     f"the books write {query}）"))
+        if _NOT_PRINTED.search(DESCRIPTION.sub("", query)):  # operators or wildcards: no string a book prints
+            found = f"改作「{query}」即有所獲", f"searched as {query}, the query finds hits"
+        else:
+            found = f"書中有作「{query}」者", f"the books write {query}"
+        out.append(Suggestion(query, f"繁體本中{pairs}各為一字，檢索分開；{found[0]}"
+                                     f"（traditional editions keep {english} apart, and so does search; {found[1]}）"))
     return out
+
+
+#: What makes a query other than a string of the text: a space (terms, OR, NEAR/n, an exclusion),
+#: a quote, a wildcard (``?``, ``？``, ``〓``). ``respellings`` says the books write a respelled query
+#: only where it has none of them: ``万取 NEAR/3 千焉`` is offered as a query that finds hits, never
+#: as 「書中有作「萬取 NEAR/3 千焉」者」, which no book prints.
+_NOT_PRINTED = re.compile(r'[\s"?？〓]')
