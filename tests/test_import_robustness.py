@@ -306,6 +306,18 @@ def test_a_direction_control_is_kept_as_text_and_named_where_it_stands(empty_db,
     assert render_source(juan) == text
 
 
+@pytest.mark.django_db
+def test_a_direction_control_is_shown_on_the_page_not_applied(empty_db, tmp_path, client):
+    """The reading page shows a stored direction control as its code point (the breaker's 射者
+    【\u202e反向射】 turned the rest of its paragraph round on the page); the text after it reads
+    in its stored order, and the stored text keeps it."""
+    import_file(write(tmp_path, "bidi.txt", "測試書卷三 婺源江永撰\n射禮 嘉禮一\n射\u202e人戒【戒告也】宰戒\n右戒射\n測試書卷三"))
+    page = client.get(f"/works/{Juan.objects.get().edition.slug}/juan/3/").content.decode()
+    assert "\u202e" not in page
+    assert ('射<span class="control" title="U+202E RIGHT-TO-LEFT OVERRIDE：原文所有之方向控制字元，顯示而不施行 '
+            '(a direction control in the source, shown, not applied)">⟨U+202E⟩</span>人戒') in page
+
+
 def test_a_file_cut_inside_a_character_says_so_not_that_it_is_in_another_encoding(empty_db, tmp_path, capsys):
     """A UTF-8 file cut short in the middle of its last character (a copy or download that
     stopped) was refused as "not valid utf-8 … if the file is in another encoding such as GB18030

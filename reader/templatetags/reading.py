@@ -20,6 +20,7 @@ from reader.juans import nav_label
 from reader.models import page_label
 from reader.people import shown_byline as _shown_byline
 from reader.display import COOKIE, Display, parse_cookie, to_simplified
+from reader.importers.source import BIDI_CONTROL, BIDI_CONTROLS
 
 register = template.Library()
 
@@ -28,8 +29,9 @@ register = template.Library()
 WARICHU_COLUMN = 6
 
 
-#: ``&KR1234;``: a character Unicode lacks (Kanripo), after escaping; U+0001: unreadable (SBCK).
-ENTITY = re.compile(r"&amp;(KR\d+);|\x01")
+#: ``&KR1234;``: a character Unicode lacks (Kanripo), after escaping; U+0001: unreadable (SBCK);
+#: a direction control (``reader.importers.source.BIDI_CONTROLS``), shown rather than applied.
+ENTITY = re.compile(r"&amp;(KR\d+);|\x01|(" + BIDI_CONTROL.pattern + ")")
 #: One displayed character of stored text: a gaiji entity, or a code point with the
 #: variation selectors and joiners that shape it (never split across cells or marks).
 CHARACTER = re.compile(r"&KR\d+;|[\s\S][\u034f\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]*")
@@ -40,9 +42,16 @@ def _placeholders(html: str) -> str:
     """Characters the text cannot show, each in a ``span.gaiji`` with its code in the title and in
     ``data-code`` (what the page's scripts send for it): a gaiji as the character Kanripo's gaiji
     table reads it as, else 〓 (``characters.gaiji.shown_as``: as citations and the page's title
-    write it, decision 0102); U+0001 (unreadable) as 〓."""
+    write it, decision 0102); U+0001 (unreadable) as 〓; a direction control (U+202A–U+202E,
+    U+2066–U+2069, which no classical text needs and which would reorder what follows it on the
+    page: the importer warns of each) as its code point in a ``span.control``, so that the
+    text after it reads in its order."""
     def repl(m):
         code = m.group(1)
+        if m.group(2):
+            point = f"U+{ord(m.group(2)):04X}"
+            return (f'<span class="control" title="{point} {BIDI_CONTROLS[m.group(2)]}：原文所有之方向控制字元，'
+                    f'顯示而不施行 (a direction control in the source, shown, not applied)">⟨{point}⟩</span>')
         if not code:
             return f'<span class="gaiji" title="原文不可辨 (unreadable in the source, U+0001)">{PLACEHOLDER}</span>'
         shown = shown_as(code)
