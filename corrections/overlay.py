@@ -57,6 +57,7 @@ from reader.citation import titled_by_closer
 from reader.models import LAYER_CHOICES, Piece
 
 from .anchors import Anchor, locate
+from . import markers
 from .links import href, label
 from .models import ACCEPTED, ANNOTATION, BYLINE, HEADING, LAYER, MAIN_TEXT, SECTION_START, STRUCTURE, TEXT, Proposal
 from .pieces import candidates, juan_pieces
@@ -186,6 +187,7 @@ class JuanOverlay:
     #: ``{layer: (layer_name, commentator)}``: what the juan's pieces of each layer a layer
     #: correction gives are named and by whom (``juan_voices``); read by ``voice``.
     voices: dict[str, tuple[str, str]] = field(default_factory=dict)
+    held_markers: dict = field(default_factory=dict)  # ``markers.shown``: a note's marker waiting for its note
 
     def voice(self, layer: str, imported_layer: str, layer_name: str, commentator: str) -> tuple[str, str]:
         """``(layer_name, commentator)`` of a piece whose layer is ``layer`` in the corrected
@@ -303,8 +305,8 @@ class JuanOverlay:
 
     def __call__(self, p, section_position: int) -> list:
         """``pieces``: the hook ``reader.reading.chapter_views(overlay=...)`` calls (a piece
-        shown as one or more parts)."""
-        return self.pieces(p, section_position)
+        shown as one or more parts; a note's marker after what a layer correction moved out of its note)."""
+        return markers.shown(self, p, section_position, self.held_markers)
 
     def row(self, section_position: int, row):
         """A corrected copy of a search ``PieceRow`` (``row`` itself when nothing changes)."""
