@@ -315,17 +315,18 @@ def printed_windows(windows: Counter, forms: list[set[str]]) -> list[tuple[str, 
     return sorted(keep, key=lambda k: (k[0], -len(k[1]) - len(k[2]), k[1], k[2]))
 
 
-def without_work(corpus: Path, work: str, out: Path, minimum: int = 5) -> int:
+def without_work(corpus: Path, work: str | tuple[str, ...], out: Path, minimum: int = 5) -> int:
     """Write to ``out`` the shipped table (``CONTEXT_PATH``) with the own counts of ``work`` (a
-    folder of ``corpus``, e.g. ``kanripo-commentary/KR3a0002``) taken out, so that the work can be
-    measured as if held out (``evaluate_folding.py --tuning``) without a whole build: its
+    folder of ``corpus``, e.g. ``kanripo-commentary/KR3a0002``, or several: ``evaluate_folding.SAME_TEXT``) taken out,
+    so that the work can be measured as if held out (``evaluate_folding.py --tuning``) without a whole build: its
     neighbour counts (``count``) and its prints of the shipped library windows are subtracted, a
     neighbour row falling below ``minimum`` and a window printed fewer than ``PRINTED`` times in
     all go. Not the same as a build without the work: the rows the work's own counts let through
     the pruning and the windows it made two-way stay as they are. Returns the rows left out."""
-    files = sorted((corpus / work).glob("*.txt"))
-    if not files:
-        raise FileNotFoundError(f"{corpus / work}: no *.txt to take out")
+    folders = (work,) if isinstance(work, str) else work
+    if missing := [w for w in folders if not any((corpus / w).glob("*.txt"))]:
+        raise FileNotFoundError(f"{corpus / missing[0]}: no *.txt to take out")
+    files = [f for w in folders for f in sorted((corpus / w).glob("*.txt"))]
     own = count(corpus, targets(), files)
     printed_here: Counter = Counter()
     rd._load()

@@ -312,6 +312,13 @@ def test_the_held_out_evaluation_on_a_sample():
     # two juans of the works left out of the reading counts, made simplified by OpenCC and
     # labelled by their own characters: 儀禮鄭註句讀 卷二 (經 and 鄭注) and 莊子注 卷二
     assert build_reading_context.HELD_OUT == ("kanripo/KR1d0038", "kanripo-commentary/KR5c0138")
+    # each is measured with the library's other editions of its text taken out of the counts too
+    # (docs/decisions/0118): editions in the corpus, none of them held out
+    import evaluate_folding
+    assert evaluate_folding.SAME_TEXT["kanripo-commentary/KR5c0138"] == ("kanripo-commentary/KR5c0139",)
+    assert set(evaluate_folding.SAME_TEXT) == set(build_reading_context.HELD_OUT)
+    for others in evaluate_folding.SAME_TEXT.values():
+        assert all(sorted((CORPUS / o).glob("*.txt")) and o not in build_reading_context.HELD_OUT for o in others)
     held = script_search_eval.score_held_out([CORPUS / "kanripo" / "KR1d0038" / "KR1d0038_002.txt",
                                               CORPUS / "kanripo-commentary" / "KR5c0138" / "KR5c0138_002.txt"],
                                              word_at_place.variant_table_pairs(SHARED / "data"))
@@ -544,6 +551,15 @@ def test_a_work_to_tune_on_is_measured_with_its_own_counts_taken_out(tmp_path):
     assert len(left) == len(shipped)
     with pytest.raises(FileNotFoundError, match="KR3x0002"):
         build.without_work(tmp_path, "kanripo/KR3x0002", out)
+    # several works at once (a held-out work's other editions, evaluate_folding.SAME_TEXT): the counts of each go
+    (tmp_path / "kanripo" / "KR3x0003").mkdir(parents=True)
+    (tmp_path / "kanripo" / "KR3x0003" / "b.txt").write_text("其後也\n", encoding="utf-8")
+    assert build.without_work(tmp_path, ("kanripo/KR3x0001", "kanripo/KR3x0003"), out) == 0
+    left = rows(out)
+    assert shipped[("後", "N", "")] - left[("後", "N", "")] == 3
+    assert shipped[("後", "R", "也")] - left[("後", "R", "也")] == 2
+    with pytest.raises(FileNotFoundError, match="KR3x0002"):
+        build.without_work(tmp_path, ("kanripo/KR3x0001", "kanripo/KR3x0002"), out)
 
 
 def test_new_readings_are_added_to_the_table_as_a_whole_build_counts_them(tmp_path):
