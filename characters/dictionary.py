@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from characters import simplified
+from characters import simplified as script_forms
 from characters.folding import fold, fold_char
 
 __all__ = ["CharEntry", "lookup", "look_alike_of", "TABLE_PATH"]
@@ -77,8 +77,10 @@ class CharEntry:
     "" for a character; such a mark has no ``standard`` form. ``punctuation``: what the page
     says of a punctuation mark (``PUNCTUATION``, for Unicode's categories P*: ？, 。), which is
     no character of the text and has no entry (``found`` False, though the table lists ？);
-    "" for anything else. ``simplified``: the table's simplified forms, else those of the
-    character's 正字 when search folds it to one (裏, folded to 裡, is simplified as 里). ``script_search``: how search
+    "" for anything else. ``traditional`` and ``simplified``: from the simplified/traditional data
+    search folds and reads by (``characters.simplified.traditional_forms`` and ``simplified_forms``,
+    not the Unihan columns of the table): 后 gives 繁體 后 and 後, 爲 and 裏 (folded to 為 and 裡)
+    簡體 为 and 里. ``script_search``: how search
     reads a simplified form that stands for several characters, by the edition's script
     (``script_search_note``, from ``characters.simplified``, the data search decides by), ""
     for any other character."""
@@ -116,8 +118,10 @@ class CharEntry:
 
     @property
     def variants_searched_together(self) -> list[str]:
-        """The ``variants`` that search treats as the character itself."""
-        return [c for c in self.variants if c in self.searched_together]
+        """The ``variants`` that search treats as the character itself, but its simplified and
+        traditional forms, which the page lists as such (爲's 为 is its 簡體, no 異體 beside it)."""
+        scripts = set(self.simplified) | set(self.traditional)
+        return [c for c in self.variants if c in self.searched_together and c not in scripts]
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -162,11 +166,11 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
     entry.mandarin = mandarin.split()
     entry.other_readings = others.split()
     entry.definition = definition
-    entry.standard, entry.traditional = ([] if entry.placeholder else list(standard)), list(traditional)
-    entry.simplified, entry.variants = list(simplified), list(variants)
+    entry.standard = [] if entry.placeholder else list(standard)
+    entry.traditional, entry.simplified = script_lists(ch, traditional, simplified + (
+        _load().get(standard[0], row)[6] if follow and standard and standard[0] != ch else ""))
+    entry.variants = list(variants)
     entry.relations = {c: r.split(",") for c, _, r in (item.partition(":") for item in relations.split())}
-    if follow and not entry.simplified and entry.standard and entry.standard[0] != ch:
-        entry.simplified = lookup(entry.standard[0], follow=False).simplified
     if follow and not entry.mandarin and entry.standard and entry.standard[0] != ch:
         see = lookup(entry.standard[0], follow=False)
         if see.mandarin or see.definition:
@@ -177,6 +181,18 @@ def lookup(ch: str, *, follow: bool = True) -> CharEntry:
     return entry
 
 
+def script_lists(ch: str, traditional: str, simplified: str) -> tuple[list[str], list[str]]:
+    """The 繁體 and 簡體 of ``ch`` for the page, from the data search reads by: the characters
+    ``ch`` may stand for and the forms that may stand for it (``characters.simplified``:
+    ``traditional_forms``, ``simplified_forms``; 后 -> 后 後, 爲 -> 为), and of the table's Unihan
+    forms (``traditional``, ``simplified``: the strings of its columns) those search folds with
+    ``ch``, a pair the simplified data leaves to folding (与 and 與). ``ch`` is never its own 簡體."""
+    key = fold_char(ch)
+    trad = dict.fromkeys(script_forms.traditional_forms(ch) + [c for c in traditional if fold_char(c) == key])
+    simp = dict.fromkeys([c for c in simplified if fold_char(c) == key] + script_forms.simplified_forms(ch))
+    return list(trad), [c for c in simp if c != ch]
+
+
 def script_search_note(ch: str) -> str:
     """How search treats ``ch`` when it is a simplified form standing for several characters
     (``characters.simplified.readings``, the table search reads them by), in words for the
@@ -184,7 +200,7 @@ def script_search_note(ch: str) -> str:
     read at each place as the character its neighbours decide, so a query for any of them finds
     it there; in a traditional edition a form that is a character of its own (个, 后, 于) is
     searched as itself, apart from the others (README, "variant characters")."""
-    readings = simplified.readings(ch)
+    readings = script_forms.readings(ch)
     if len(readings) < 2:
         return ""
     others = "、".join(sorted(readings - {ch}, key=ord))

@@ -38,7 +38,7 @@ from characters.readings import REACH, decide, in_play
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
            "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys", "neighbour_alternatives",
            "ScriptCount", "count_script", "detect_script", "SCRIPT_SUBTAGS", "language_tag", "SIMPLIFIED_PATH", "text_keys", "query_keys",
-           "written_apart"]
+           "written_apart", "traditional_forms", "simplified_forms"]
 
 SIMPLIFIED_PATH = Path(__file__).resolve().parent / "data" / "simplified.tsv"
 #: Forms a traditional edition writes as a variant of one of the characters they may stand for
@@ -195,6 +195,38 @@ def readings(ch: str) -> frozenset[str]:
     ``则`` -> {則}; empty for a character that is no simplified form (``後``)."""
     entry = _load().get(ch)
     return entry[1] if entry else frozenset()
+
+
+def traditional_forms(ch: str) -> list[str]:
+    """The characters the simplified form ``ch`` stands for (``readings``), for the character
+    page's 繁體: itself first when it is also a traditional character of its own, then the others
+    in code point order: ``后`` -> ``["后", "後"]``, ``为`` -> ``["為"]``, ``个`` -> ``["个", "個", "箇"]``;
+    ``[]`` for a character that is no simplified form (``爲``, ``後``)."""
+    reads = readings(ch)
+    return ([ch] if ch in reads else []) + sorted(reads - {ch}, key=ord)
+
+
+@lru_cache(maxsize=None)
+def _forms_of() -> dict[str, tuple[str, ...]]:
+    """``{canonical character: simplified forms that may stand for it}`` (read once)."""
+    out: dict[str, list[str]] = {}
+    for form, (_, reads) in _load().items():
+        for r in reads:
+            if r != form:
+                out.setdefault(r, []).append(form)
+    return {r: tuple(sorted(f, key=ord)) for r, f in out.items()}
+
+
+def simplified_forms(ch: str) -> list[str]:
+    """The simplified forms that may stand for ``ch`` or the character search folds it to
+    (``readings`` read backwards), ``ch`` itself left out, in code point order, for the
+    character page's 簡體: ``爲`` and ``為`` -> ``["为"]``, ``後`` -> ``["后"]``, ``於`` -> ``["于"]``,
+    ``裏`` -> ``["里"]``; ``[]`` when none does (``后``: no other form stands for it)."""
+    if len(ch) != 1:
+        return []
+    forms = _forms_of()
+    found = dict.fromkeys(forms.get(ch, ()) + forms.get(fold_char(ch), ()))
+    return sorted((f for f in found if f != ch), key=ord)
 
 
 @lru_cache(maxsize=None)

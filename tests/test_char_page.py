@@ -123,14 +123,14 @@ def test_related_forms_name_their_source_and_non_cognates_are_not_related(client
 
 
 def test_a_form_of_several_characters_says_how_search_reads_it_and_the_geta_mark_is_no_character(client, db):
-    """个 lists 繁體 個 (Unihan), while search keeps 个, a character of the classics, apart in a
+    """个 lists 繁體 个, 個 and 箇 (the forms it stands for, itself among them), while search keeps 个, a character of the classics, apart in a
     traditional edition: the page says how search reads it in each script, from the table search
     reads by (characters.simplified), and search does as it says. 〓 (U+3013) is the mark for a lost
     or unencoded character: the page says so, with no 正字 〓."""
     from characters.simplified import TRADITIONAL, query_keys, reading_key, text_keys
 
     ge = client.get("/chars/个/", HTTP_ACCEPT=JSON).json()
-    assert (ge["traditional"], ge["placeholder"]) == (["個"], "")
+    assert (ge["traditional"], ge["placeholder"]) == (["个", "個", "箇"], "")
     assert ge["script_search"] == ("簡體、繁簡混合本中「个」可代 個、箇，檢索依上下文判讀，檢 個、箇 亦得讀作該字的「个」；"
                                    "繁體本中「个」是本字，檢索只得「个」，與 個、箇 分開。")
     # what search does: in a traditional edition 个 is its own key, which neither 個 nor 箇 finds
@@ -188,3 +188,31 @@ def test_the_new_users_character_pages(client, db):
             '故無讀音、正字與異體（a punctuation mark, not a character of the text: search reads the text without it）。</p>'
             ) in page.content.decode()
     assert "<dt>正字</dt>" not in page.content.decode()
+
+
+def test_simplified_and_traditional_forms_come_from_the_data_search_reads_by(client, db):
+    """爲 listed 为 both as 簡體 and as 異體, and 后 gave 後 alone as 繁體 though it is a
+    traditional character of its own: 繁體 and 簡體 come from characters.simplified (the data
+    search folds and reads by), a form listed there is no 異體 beside it, and none of the 100 most
+    frequent characters of the corpus lists a form twice."""
+    def get(ch):
+        return client.get(f"/chars/{ch}/", HTTP_ACCEPT=JSON).json()
+
+    wei = get("爲")
+    assert (wei["simplified"], wei["traditional"]) == (["为"], [])
+    assert lookup("爲").variants_searched_together == ["𢏽", "𤓸", "𤔡", "𦥮", "𨤒", "𫞟"]
+    assert "为" in wei["searched_together"]   # search still finds 为 for 爲
+    html = client.get("/chars/爲/", {"format": "html"}).content.decode()
+    assert html.count('href="/chars/%E4%B8%BA/"') == 1   # 为 once, under 簡體
+    assert [get(c)["traditional"] for c in "后于个为与"] == [["后", "後"], ["于", "於"], ["个", "個", "箇"], ["為"], ["與"]]
+    assert [get(c)["simplified"] for c in "後於與為"] == [["后"], ["于"], ["与", "𫝌"], ["为"]]
+    assert '<dt>繁體</dt><dd class="char-list"><a href="/chars/%E5%90%8E/">后</a><a href="/chars/%E5%BE%8C/">後</a></dd>' \
+        in client.get("/chars/后/", {"format": "html"}).content.decode()
+    counts = read_frequencies()
+    doubled = []
+    for ch in sorted(counts, key=lambda c: -counts[c])[:100]:
+        e = lookup(ch)
+        scripts = set(e.simplified) | set(e.traditional)
+        if scripts & set(e.variants_searched_together) or set(e.simplified) & set(e.traditional):
+            doubled.append(ch)
+    assert doubled == []
