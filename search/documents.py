@@ -80,6 +80,9 @@ ANALYSIS = max(ANALYSIS_CHANGES)
 #: after the others, so that the other layers keep the codes the indexes store them by.
 ANNOTATION = "annotation"
 LAYERS = (CLASSIC, *NOTE_LAYERS, "record", "record_note", "title", ANNOTATION, PARATEXT)
+#: The code an index stores a passage's layer by: its place in ``LAYERS`` (both engines' places,
+#: ``search.backends.positional.format`` and ``search.backends.whoosh.schema``, one byte each).
+LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
 #: The layers of the books' own text: what a search reads unless annotations are asked for.
 TEXT_LAYERS = tuple(layer for layer in LAYERS if layer != ANNOTATION)
 #: The layers of a work's main text, not its notes: the classic (or main text), its 記 records and

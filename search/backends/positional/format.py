@@ -12,7 +12,7 @@ import numpy as np
 
 from config.faults import crash_point
 from search.analysis import index_keys, unit_layout
-from search.documents import LAYERS, SearchDocument
+from search.documents import LAYER_CODE, SearchDocument
 from characters.folding import fold
 from characters.units import UNITS
 from characters.readings import CLASSIC
@@ -69,7 +69,6 @@ _SEGMENT = r"seg-\d{6}"
 _FILES = "|".join([*(f"{name}\\.npy" for name in ARRAYS + PLACE_ARRAYS + NEIGHBOUR_ARRAYS), r"juans\.json",
                    r"passages\.json"])
 ALLOWED_FILE = re.compile(rf"(?:(?:{_SEGMENT}/)?(?:{_FILES})|deleted(?:-{_SEGMENT})?\.npy)")
-LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
 
 
 def _codes(text: str) -> np.ndarray:

@@ -20,7 +20,7 @@ from whoosh.index import EmptyIndexError
 
 from characters.units import UNITS, units_changes_since
 from search.analysis import gram_counts
-from search.documents import LAYERS, SearchDocument
+from search.documents import LAYER_CODE, SearchDocument
 
 from ..base import IndexUnavailable, SearchError, live_juans
 
@@ -58,7 +58,6 @@ STORED_FIELDS = ("doc_id", "layer", "text", "work_id", "work_slug", "work_title"
 #: ``MARKER_CODE`` for a juan's marker document).
 PLACE = np.dtype([("juan_id", ">i8"), ("work_id", ">i8"), ("juan_number", ">i8"), ("chapter_id", ">i8"),
                   ("section_position", ">i8"), ("layer", "i1")])
-LAYER_CODE = {layer: i for i, layer in enumerate(LAYERS)}
 MARKER_CODE = 100
 
 
