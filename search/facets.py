@@ -58,7 +58,7 @@ from reader.stamp import KeptPerStamp, corpus_version
 
 from .backends import SearchQuery, SearchResults, WrittenBy, get_search_backend
 from .collected import both, kept_parts, quoted_parts
-from .documents import EDITORIAL, MAIN_LAYERS, NOBODYS_UNSIGNED, quoted_part
+from .documents import CLASSIC, EDITORIAL, MAIN_LAYERS, NOBODYS_UNSIGNED, quoted_part
 from .service import edition_places, index_and_corpus_version, run_search
 
 #: The facets, in the order the API and the page give them.
@@ -284,12 +284,16 @@ def people_read(cleaned) -> list[dict]:
             if (people := f.read(typed)) != (typed,)]
 
 
-def _read_writers() -> frozenset[str]:
-    """Everyone a stored piece names as its writer (``Piece.commentator``: a commentator the book
-    names by his formula, 楚辭's 洪興祖 by 補曰, whom no catalogue entry or byline names; a section's
-    own byline, 楚辭補注's 班孟堅 read as 班固): one query over the pieces, kept while the corpus stamp
-    stays the same (``_writers``), as ``facet_table`` is."""
-    return frozenset(Piece.objects.exclude(commentator="").order_by().values_list("commentator", flat=True).distinct())
+def _read_writers() -> dict[str, bool]:
+    """``{name: whether a note names him}`` for everyone a stored piece names as its writer
+    (``Piece.commentator``: a commentator the book names by his formula, 楚辭's 洪興祖 by 補曰, whom no
+    catalogue entry or byline names; a section's own byline, 楚辭補注's 班孟堅 read as 班固), a note being
+    a piece of any layer but the classic: one query over the pieces, kept while the corpus stamp stays
+    the same (``_writers``), as ``facet_table`` is."""
+    out: dict[str, bool] = {}
+    for layer, name in Piece.objects.exclude(commentator="").order_by().values_list("layer", "commentator").distinct():
+        out[name] = out.get(name, False) or layer != CLASSIC
+    return out
 
 
 #: Kept while the corpus stamp stays the same (``reader.stamp.KeptPerStamp``).
@@ -300,7 +304,7 @@ def held_writers() -> frozenset[str]:
     """Everyone a stored piece names as its writer (``_read_writers``), kept per corpus stamp:
     what ``gunicorn.conf.post_worker_init`` warms, so that a worker's first search with a person
     filter asks the pieces nothing."""
-    return _writers.get()
+    return frozenset(_writers.get())
 
 
 def _held_names() -> set[str]:
@@ -329,11 +333,22 @@ def unknown_people(param: str, typed) -> list[str]:
     return [value for value in typed if not named.intersection(read(value))]
 
 
-def people_holding(typed: str) -> list[str]:
-    """The names the library holds (``_held_names``) that hold ``typed`` and are longer
-    (``commentator=玄``: 鄭玄), sorted, at most ``MAX_HOLDING``: what a value of a person filter that
-    names nobody is offered."""
-    return sorted(name for name in _held_names() if typed in name and name != typed)[:MAX_HOLDING]
+def note_writers() -> set[str]:
+    """Everyone the library holds a note by: the writers of a held edition's unnamed notes, the men a
+    collected commentary quotes and its collector, the people a work names who are not its main text's
+    authors (周禮注疏's 鄭玄, 楚辭補注's 洪興祖), every writer a stored note names (``_read_writers``).
+    Not a main text's author alone (楚辭's 屈原, decision 0106): what a commentator filter is offered."""
+    people = {n for f in facet_table().values() for n in (*f.notes_by, *f.quoted, f.collector,
+                                                          *(p for p in f.people if p not in f.authors)) if n}
+    return people | {name for name, of_notes in _writers.get().items() if of_notes}
+
+
+def people_holding(typed: str, param: str = "author") -> list[str]:
+    """The names that hold ``typed`` and are longer (``commentator=玄``: 鄭玄), sorted, at most ``MAX_HOLDING``:
+    what a value of the person filter ``param`` that names nobody is offered; for ``author`` every name the
+    library holds (``_held_names``), for ``commentator`` its note writers (``note_writers``: 屈 no 屈原)."""
+    names = note_writers() if param == "commentator" else _held_names()
+    return sorted(name for name in names if typed in name and name != typed)[:MAX_HOLDING]
 
 
 #: How a facet filter's value, as typed, reads as values of its facet (``filter_values``): an

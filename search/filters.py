@@ -17,7 +17,7 @@ from django.http import QueryDict
 from reader.models import Chapter
 
 from .backends import SearchError
-from .documents import ANNOTATION, LAYER_ALIASES, LAYER_GROUP_NAMES
+from .documents import ANNOTATION, LAYER_ALIASES, LAYER_GROUP_NAMES, MAIN_LAYERS
 from .forms import SearchForm
 from .service import run_search
 
@@ -113,7 +113,7 @@ def without_filters(params: list[tuple[str, str]], chips: list[dict]) -> dict:
     "count"], "commentators": [{"name", "count", "url"}]}``. ``all`` is the same query with no
     filter at all (``FILTER_KEYS`` taken off); ``each`` the hits without each one filter (the
     ``chips``, at most ``MAX_COUNTED_FILTERS`` of them); ``commentators`` the commentators whose
-    name holds the typed ``commentator`` (鄭 → 鄭玄), by their hits of the query with the other
+    name holds the typed ``commentator`` (鄭 → 鄭玄), writers of notes (a main text's is its author), by their hits of the query with the other
     filters kept, most first (at most ``MAX_COMMENTATORS``), counted from the index
     (``layer_counts``). Empty when there are no filters."""
     base = [(k, v) for k, v in params if k != "page"]
@@ -134,8 +134,9 @@ def without_filters(params: list[tuple[str, str]], chips: list[dict]) -> dict:
             except SearchError:
                 heads, counts = [], []
             by_name: dict[str, int] = {}
-            for (_, _, _, commentator), n in zip(heads, counts):
-                if commentator and typed in commentator and commentator != typed:
+            for (_, _, layer, commentator), n in zip(heads, counts):
+                # a main text's writer is its author, no commentator (decision 0106): notes alone
+                if layer not in MAIN_LAYERS and commentator and typed in commentator and commentator != typed:
                     by_name[commentator] = by_name.get(commentator, 0) + n
             ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))[:MAX_COMMENTATORS]
             out["commentators"] = [{"name": name, "count": n, "url": _query(others + [("commentator", name)])}

@@ -192,6 +192,13 @@ def unknown_person_message(param: str, label: str, unknown: list[str]) -> str:
             f"no work held names a writer so)")
 
 
+def authors_not_commentators(typed: str, names: list[str]) -> str:
+    """What a ``commentator`` value that holds no note writer's name but the library's other ``names``
+    (``search.facets.people_holding``: 屈 → 屈原, 楚辭's author) is told: they are searched by ``author``."""
+    return (f"名中有「{typed}」者：{'、'.join(names)}，非注者；經文、記、標題之作者請以「作者」(author=) 篩選 "
+            f"(names holding {typed!r}: {', '.join(names)}, who wrote no note held: filter by author=)")
+
+
 def holding_message(param: str, label: str, typed: str, names: list[str]) -> str:
     """What the error for a person filter's value ``typed`` that names nobody offers: the ``names``
     that hold it (``search.facets.people_holding``: 玄 → 鄭玄)."""
@@ -323,10 +330,12 @@ class SearchForm(forms.Form):
             if unknown := unknown_people(name, data.get(name) or ()):
                 self.add_error(name, unknown_person_message(name, person.label, unknown))
                 for typed in unknown:
-                    if names := people_holding(typed):
+                    if names := people_holding(typed, name):
                         self.people_holding.append({"parameter": name, "label": person.label, "typed": typed,
                                                     "names": names})
                         self.add_error(name, holding_message(name, person.label, typed, names))
+                    elif name == "commentator" and (authors := people_holding(typed)):
+                        self.add_error(name, authors_not_commentators(typed, authors))
         if self.errors:
             return data
         # The facets (search.facets) count the hits without their own filters: the editions

@@ -99,6 +99,21 @@ def test_the_chuci_books_pieces_are_their_writers_and_qu_ping_is_qu_yuan(seed_ju
     # a commentator filter keeps notes alone: 屈原 wrote none (the breaker's commentator=屈原 gave his 442
     # lines of main text, as author=屈原 does); 王逸's 章句 and 序 are kept by his name
     assert count(commentator="屈原") == {}
+    # a commentator value that names nobody is offered note writers alone: 屈 holds 屈原, the main text's
+    # author, who is no commentator (the API's 400 offered 「名中有「屈」的注者：屈原」, the page linked it)
+    held = client.get("/api/search/", {"q": "兮", "commentator": "屈"})
+    assert (held.status_code, held.json()) == (400, {"commentator": [
+        "沒有「屈」這位注者 (no commentator '屈': no work held names a writer so)",
+        "名中有「屈」者：屈原，非注者；經文、記、標題之作者請以「作者」(author=) 篩選 (names holding '屈': 屈原, who "
+        "wrote no note held: filter by author=)"]})
+    page = client.get("/search/", {"q": "兮", "commentator": "屈"}).content.decode()
+    assert "people-holding" not in page and "名中有「屈」者：屈原，非注者" in page
+    # a value a note writer's name holds is offered him, a link on the page
+    assert client.get("/api/search/", {"q": "兮", "commentator": "興祖"}).json() == {"commentator": [
+        "沒有「興祖」這位注者 (no commentator '興祖': no work held names a writer so)",
+        "名中有「興祖」的注者：洪興祖 (commentators whose names hold '興祖': 洪興祖)"]}
+    assert '名中有「興祖」的注者：<a href="?q=%E5%85%AE&amp;commentator=%E6%B4%AA%E8%88%88%E7%A5%96">洪興祖</a>' in \
+        client.get("/search/", {"q": "兮", "commentator": "興祖"}).content.decode()
     assert client.get("/api/search/", {"q": "兮", "commentator": "王逸", "layer": "classic"}).json() == {
         "commentator": ["注者只見於注文；經文、記、標題之作者請以「作者」(author=) 篩選 (a commentator writes notes: the "
                         "main text, its records and titles have an author, filter them with author=)"]}
