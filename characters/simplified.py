@@ -38,7 +38,7 @@ from characters.readings import REACH, decide, in_play
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
            "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys", "neighbour_alternatives",
            "ScriptCount", "count_script", "detect_script", "SCRIPT_SUBTAGS", "language_tag", "SIMPLIFIED_PATH", "text_keys", "query_keys",
-           "written_apart", "traditional_forms", "simplified_forms"]
+           "written_apart", "traditional_forms", "simplified_forms", "reads_as"]
 
 SIMPLIFIED_PATH = Path(__file__).resolve().parent / "data" / "simplified.tsv"
 #: Forms a traditional edition writes as a variant of one of the characters they may stand for
@@ -442,3 +442,14 @@ def query_keys(ch: str) -> frozenset[str]:
         keys |= _gaiji_as.get(a, frozenset())
     keys |= form_keys(ch)
     return frozenset(keys)
+
+
+def reads_as(written: str, standard: str) -> bool:
+    """Whether a search for ``standard`` finds ``written`` whole, as it would in an edition of mixed
+    script: as long, and each character's key there (``text_keys`` with ``MIXED``: the folding, and an
+    ambiguous simplified form's reading) one of the keys of ``standard``'s character at that place
+    (``query_keys``): 史记集解 is read as 史記集解, 后汉书 as 後漢書, 庄子注 as 莊子注; 莊子註 is not 莊子注
+    (search keeps 注 and 註 apart). For names matched as search matches them (a book's title)."""
+    if len(written) != len(standard):
+        return False
+    return all(key in query_keys(ch) for key, ch in zip(text_keys(written, MIXED), standard))

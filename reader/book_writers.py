@@ -38,8 +38,7 @@ from catalogue.catalogue import entry
 from .catalogue_writers import (all_entries, choose_dynasty, dynasty_spelling, shown_people, writes_main_text,
                                 written_dynasties)
 from .commented_classic import classic_of, commentary_word, plain_text_author
-from .importers.mandoku.profiles import INDENT_LAYERS, MARKED_BLOCKS, PROFILES
-from .importers.mandoku.header import TITLE_VARIANTS
+from .importers.mandoku.profiles import INDENT_LAYERS, MARKED_BLOCKS, PROFILES, title_key
 from .models import Edition
 from .people import work_dynasty, work_people
 from .person_names import person_name
@@ -61,8 +60,9 @@ def _by_title() -> dict[str, tuple]:
 def profile_writers(title: str) -> frozenset[str]:
     """The commentators the importer names the notes of the book titled ``title`` after, by its
     profile (``reader.importers.mandoku.profiles``: ``PROFILES``, ``INDENT_LAYERS``,
-    ``MARKED_BLOCKS``): 楚辭 王逸 and 洪興祖, 史記集解 裴駰, 水經注 酈道元; empty for a book with none."""
-    key = (title or "").translate(TITLE_VARIANTS).replace("説", "說")
+    ``MARKED_BLOCKS``, the title read by ``title_key``: 史记集解 as 史記集解): 楚辭 王逸 and 洪興祖, 史記集解
+    裴駰, 水經注 酈道元; empty for a book with none."""
+    key = title_key(title or "")
     voices = [v for p in PROFILES if key in p.titles for v in (p.default, *p.formulas.values()) if v is not None]
     voices += [INDENT_LAYERS[key]] if key in INDENT_LAYERS else []
     voices += list(MARKED_BLOCKS.get(key, {}).values())

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 from characters.folding import fold
+from characters.simplified import reads_as
 
 from ...quoted_names import WENXUAN_NAMES
 from ..document import COMMENTARY, EDITORIAL, READINGS, SUBCOMMENTARY, JuanDocument
@@ -134,9 +136,31 @@ def undecided(title: str) -> bool:
     return title in UNDECIDED or reference_for(title) is not None
 
 
+def _named_titles() -> tuple[str, ...]:
+    """Every title this module's rules name a book by (``PROFILES``, ``COLLECTED_NOTES``,
+    ``INDENT_LAYERS``, ``MARKED_BLOCKS``, ``UNDECIDED``), in that order."""
+    titles = [t for p in PROFILES for t in p.titles]
+    titles += [*COLLECTED_NOTES, *INDENT_LAYERS, *MARKED_BLOCKS, *UNDECIDED]
+    return tuple(dict.fromkeys(titles))
+
+
+@lru_cache(maxsize=1024)
+def title_key(title: str) -> str:
+    """A work's title as the rules of this module write it: ``header.TITLE_VARIANTS`` folded and 説
+    read 說; then, where that is none of them, the first title a search for it would find written
+    so (``characters.simplified.reads_as``: 史记集解 → 史記集解, 后汉书 → 後漢書, 楚辞补注 → 楚辭補注, 庄子注 →
+    莊子注: a Kanripo file of an edition in simplified characters writes its ``#+TITLE`` so); else
+    the folded title unchanged (禮書綱目)."""
+    key = (title or "").translate(TITLE_VARIANTS).replace("説", "說")
+    named = _named_titles()
+    if not key or key in named:
+        return key
+    return next((t for t in named if reads_as(key, t)), key)
+
+
 def book_title(doc: JuanDocument) -> str:
-    """``doc``'s work title as ``Profile.titles`` write it (``header.TITLE_VARIANTS`` folded, 説 read 說)."""
-    return (doc.work_title or "").translate(TITLE_VARIANTS).replace("説", "說")
+    """``doc``'s work title as ``Profile.titles`` write it (``title_key``)."""
+    return title_key(doc.work_title or "")
 
 
 def profile_for(doc: JuanDocument) -> Profile:
@@ -175,12 +199,11 @@ class Collection(NamedTuple):
 
 
 def collection(title: str) -> Collection | None:
-    """The ``Collection`` of the book titled ``title`` (a work's title, ``header.TITLE_VARIANTS``
-    folded), by its profile (``Profile.collects``; a classic's edition by ``COLLECTED_NOTES``: 論語注疏 何晏),
-    None for a book whose commentary collects
-    no one's glosses. docs/decisions/0058: the collector is the writer of the layer, each quoted
+    """The ``Collection`` of the book titled ``title`` (a work's title, read by ``title_key``), by its
+    profile (``Profile.collects``; a classic's edition by ``COLLECTED_NOTES``: 論語注疏 何晏), None for
+    a book whose commentary collects no one's glosses. docs/decisions/0058: the collector is the writer of the layer, each quoted
     man the commentator of his part."""
-    key = (title or "").translate(TITLE_VARIANTS).replace("説", "說")
+    key = title_key(title or "")
     profile = next((p for p in PROFILES if key in p.titles), COLLECTED_NOTES.get(key))
     if profile is None or not profile.collects or profile.default is None:
         return None
