@@ -26,6 +26,11 @@ A book of readings opens with its maker's preface, signed by him: 孟子注疏's
 prints, and every juan's byline names him for them (``宋孫奭音義并疏``). So the 音義 after a part
 titled ``…音義序`` that name nobody (the 卷首 has no byline, the catalogue lists him for the 疏
 alone) are its signer's (``readings_signed``).
+
+Not the rule of a front-matter part's own writer (``paratext._own_notes``, run later by
+``paratext.mark_paratext``): there only the notes the book's commentator was given for want of a
+formula become the writer's own notes on his own words (自注); here every note of the part is the
+signer's, in the layer of his role (陸德明's readings of the men he records are his 音義, not 自注).
 """
 from __future__ import annotations
 
@@ -129,14 +134,24 @@ def signed_parts(doc: JuanDocument) -> int:
                 prefaces.append((title, person[0]))
             if others:
                 continue  # 論語集解序: 何晏's byline, 陸德明's 音義 and 邢昺's 疏 under it
-            commentator, layer, layer_name = _voice(person[0], people)
-            for p in scope:
-                if p.kind == NOTE and p.text:
-                    p.commentator, p.layer_basis = commentator, LAYOUT
-                    if layer:
-                        p.layer, p.layer_name = layer, layer_name
-                    named += 1
+            named += _sign(scope, _voice(person[0], people))
     return named + readings_signed(doc, prefaces, people)
+
+
+def _sign(pieces, voice: tuple[str, str, str]) -> int:
+    """Give each note of ``pieces`` that holds text to its part's signer, in place: ``voice`` is his
+    ``(commentator, layer, layer_name)`` (``_voice``), the layer kept where it is ""; basis ``layout``.
+    The one rule of a signed part (``signed_parts``) and a signed juan (``signed_juan``). Returns how
+    many notes it named."""
+    commentator, layer, layer_name = voice
+    named = 0
+    for p in pieces:
+        if p.kind == NOTE and p.text:
+            p.commentator, p.layer_basis = commentator, LAYOUT
+            if layer:
+                p.layer, p.layer_name = layer, layer_name
+            named += 1
+    return named
 
 
 def signed_juan(doc: JuanDocument, people: list[tuple[str, str]]) -> int:
@@ -148,15 +163,8 @@ def signed_juan(doc: JuanDocument, people: list[tuple[str, str]]) -> int:
     basis ``layout``. Returns how many notes it named; 0 for any other juan."""
     if not readings_part(doc.header_lines) or len(doc.bylines) != 1:
         return 0
-    commentator, layer, layer_name = _voice(doc.bylines[0], people)
-    named = 0
-    for p in doc.all_pieces():
-        if p.kind == NOTE and p.text and not p.commentator and p.effective_layer not in (READINGS, SUBCOMMENTARY):
-            p.commentator, p.layer_basis = commentator, LAYOUT
-            if layer:
-                p.layer, p.layer_name = layer, layer_name
-            named += 1
-    return named
+    return _sign([p for p in doc.all_pieces() if not p.commentator and p.effective_layer not in (READINGS, SUBCOMMENTARY)],
+                 _voice(doc.bylines[0], people))
 
 
 def readings_signed(doc: JuanDocument, prefaces: list[tuple[PieceDoc, dict[str, str]]],
