@@ -8,6 +8,7 @@ the exports of the text (source, main text, JSON) keep the stored entity, and th
 從豆&KR1969;聲 (line 54; read as nothing: 〓)."""
 import csv
 import io
+import json
 import re
 from io import StringIO
 
@@ -135,3 +136,36 @@ def test_a_hits_place_shows_a_gaiji_of_its_sections_title_as_the_page_does(searc
     assert "&amp;KR0237;及" not in html.replace(f"{span}及", "")
     _, rows = _rows(client, "tsv", q="朱𥜗卒", edition="KR1d0086")
     assert rows[1][3] == "公𥜗及諸公卿大夫射"
+
+
+def test_every_json_answer_keeps_the_entity_and_a_hit_adds_what_the_page_shows(seed_juan, search_backend, client):
+    """The JSON answers give the text as stored (decision 0108: JSON has no place for a reading beside
+    a character): a juan, a section, its notes, the collation and a span's parallels keep ``&KR0237;``;
+    a search hit keeps it in ``before``/``match``/``after`` and adds ``shown``, the KWIC as the page
+    shows it (decision 0102), and no other answer has a ``shown``."""
+    from .conftest import index_all
+
+    juan = import_file(WYG).juan
+    index_all(search_backend)
+    base = f"/api/editions/{juan.edition_id}/juans/12/"
+    hit = client.get("/api/search/", {"q": "朱𥜗卒", "edition": "KR1d0086-WYG", "context": 3}).json()["results"]
+    assert [(h["before"], h["match"], h["after"], h.get("shown")) for h in hit] == [
+        ("袒公袒", "朱&KR0237;卒", "袒小臣", {"before": "袒公袒", "match": "朱𥜗卒", "after": "袒小臣"})]
+    section = client.get(base + "sections/26/").json()
+    assert [p["text"] for p in section["pieces"] if "&KR" in p["text"]] == [
+        "小臣正贊袒公袒朱&KR0237;卒袒小臣正退俟於東堂小射正又坐取拾興贊設拾以笥退奠於坫上復位", "既&KR0221;乃設拾拾當以韝&KR0237;上"]
+    notes = client.get(base + "sections/26/notes/").json()["results"]
+    assert [n["text"] for n in notes if "&KR" in n["text"]] == ["既&KR0221;乃設拾拾當以韝&KR0237;上"]
+    whole = client.get(base).json()
+    assert sum(p["text"].count("&KR") for c in whole["chapters"] for s in c["sections"] for p in s["pieces"]) == 6
+    collation = client.get(base + "collation/", {"with": seed_juan.edition.slug}).json()
+    assert [(v["lemma"], [(r["text"], r["class"]) for r in v["readings"]])
+            for s in collation["sections"] for v in s["variants"] if "&KR" in v["lemma"]] == [
+        ("&KR1969;", [("", "unencoded")]), ("&KR0221;", [("袒", "glyph")]), ("&KR0237;", [("襦", "glyph")]),
+        ("&KR0221;", [("袒", "glyph")]), ("&KR0237;", [("襦", "glyph")]), ("&KR0871;", [("", "unencoded")])]
+    span = client.get("/api/parallels/", {"text": "袒公袒朱&KR0237;卒袒小臣"}).json()
+    assert span["text"] == "袒公袒朱&KR0237;卒袒小臣"
+    parallels = client.get(base + "sections/26/parallels/").json()
+    assert "小臣正贊袒公袒朱&KR0237;卒袒小臣正退" in parallels["text"] and "𥜗" not in parallels["text"]
+    for answer in (section, notes, whole, collation, span, parallels):
+        assert '"shown"' not in json.dumps(answer)
