@@ -197,3 +197,34 @@ def test_on_a_phone_no_context_character_is_cut_in_half(site, tabs, width):
         assert tab.axe() == []
         tab.shot("concordance-whole-characters")
 
+
+
+# the citation box's label, citation and 複製引用 button: their boxes and the box's
+COPY_ROW = """(sel) => {
+  const box = document.querySelector(sel), r = e => e.getBoundingClientRect();
+  const [label, cite, button] = ['.cite-label', '.citation', 'button.copy'].map(s => r(box.querySelector(s)));
+  return {labelTop: Math.round(label.top), citeTop: Math.round(cite.top), buttonTop: Math.round(button.top),
+          citeRight: Math.round(cite.right), buttonLeft: Math.round(button.left),
+          buttonRight: Math.round(button.right), boxRight: Math.round(r(box).right), citeLines: Math.round(cite.height / 20)};
+}"""
+
+
+def test_the_copy_button_keeps_the_citation_s_row_at_1280_px(site, tabs):
+    """At 1280 px the 複製引用 button wrapped onto a line of its own under a long citation. It stands
+    at the end of the citation's first row, the citation wrapping beside it, on the juan page
+    (引用本卷) and a section page (引用); on a phone it goes under the citation, inside the box."""
+    tab = tabs()
+    page = tab.page
+    for url, sel in ((JUAN, ".cite-juan"), (JUAN + "2/", ".cite-main")):
+        page.goto(site + url)
+        row = page.evaluate(COPY_ROW, sel)
+        assert row["buttonTop"] - row["citeTop"] in range(-3, 4), (url, row)   # one row
+        assert row["buttonLeft"] > row["citeRight"] and row["buttonRight"] < row["boxRight"], (url, row)
+        assert abs(row["labelTop"] - row["citeTop"]) <= 3, (url, row)
+        assert tab.axe() == []
+    tab.shot("copy-button-row")
+    phone = tabs("phone")
+    phone.page.goto(site + JUAN)
+    row = phone.page.evaluate(COPY_ROW, ".cite-juan")
+    assert row["buttonTop"] > row["citeTop"] + 20 and row["buttonRight"] <= row["boxRight"], row
+    assert phone.axe() == []
