@@ -62,8 +62,9 @@ def test_the_collation_notes_before_the_first_juan_are_the_editors_and_no_chapte
     doc = parsed(SHISHUO / "KR3l0002_001.txt")
     assert [c.title for c in doc.chapters] == ["校語", "德行第一", "言語第二", "政事第三", "文學第四"]
     notes = doc.chapters[0]
-    assert [s.title for s in notes.sections][:5] == ["", "德行第一", "言語第二", "政事第三", "文學第四"]
-    assert len(notes.sections) == 35 and notes.sections[-1].title == "仇隟第三十六"
+    # its title line 「世說新語校語」 under the 題 and 跋 of its volume is a section of its own (decision 0124)
+    assert [s.title for s in notes.sections][:5] == ["", "世說新語校語", "德行第一", "言語第二", "政事第三"]
+    assert len(notes.sections) == 36 and notes.sections[-1].title == "仇隟第三十六"
     assert notes.sections[0].closer is None and notes.sections[0].pieces[0].text.startswith(
         "右世說三十六篇世所傳釐爲十卷或作四十五篇而末卷但重出前九卷中所載")
     layers = {}
@@ -71,8 +72,8 @@ def test_the_collation_notes_before_the_first_juan_are_the_editors_and_no_chapte
         for p in s.pieces + s.records:
             key = (p.kind, p.layer, p.layer_name, p.commentator)
             layers[key] = layers.get(key, 0) + len(p.text)
-    assert layers == {("text", EDITORIAL, "校語", ""): 5685 + len("右世說三十六篇世所傳釐爲十卷或作四十"), ("note", EDITORIAL, "校語", ""): 2756,
-                      ("label", EDITORIAL, "校語", ""): 195}
+    assert layers == {("text", EDITORIAL, "校語", ""): 5685 + len("右世說三十六篇世所傳釐爲十卷或作四十") - len("世說新語校語"),
+                      ("note", EDITORIAL, "校語", ""): 2756, ("label", EDITORIAL, "校語", ""): 195 + len("世說新語校語")}
     # the book's own text is 劉義慶's, its notes 劉孝標's, as before
     first = doc.chapters[1].sections[0].pieces
     assert first[0].text.startswith("陳仲舉言為士則行為世範") and first[0].layer != EDITORIAL
@@ -157,18 +158,18 @@ def test_each_chapter_of_a_file_of_several_printed_juans_knows_its_own():
 
 @pytest.mark.django_db
 def test_a_section_is_cited_under_the_printed_juan_it_falls_in(tmp_path, client):
-    """/works/KR3l0002/juan/2/16/ (容止第十四's first section) is cited under 卷下之上, the 卷 it is
+    """/works/KR3l0002/juan/2/149/ (容止第十四's first 條, 14.1) is cited under 卷下之上, the 卷 it is
     printed in, not the file's 「卷中之上・卷下之上・卷下之下」; its URL keeps the file's number. The whole
     juan's citation names each printed 卷 before its chapters."""
     (second,) = imported(tmp_path, SHISHUO, "KR3l0002_002.txt")
     assert (second.number, second.label) == (2, "卷中之上・卷下之上・卷下之下")
     chapters = list(Chapter.objects.filter(juan=second).order_by("position"))
     assert [c.printed_juan for c in chapters].count("卷下之上") == 11
-    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=16)
+    section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=149)
     assert citation_text(section) == (
-        "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷下之上〈容止第十四〉「魏武將見匈奴使自…」"
+        "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷下之上〈容止第十四〉「14.1」"
         "（四部叢刊本，葉 2-1a）")
-    last = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=15)
+    last = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=148)
     assert citation_text(last).split("》")[1].startswith("卷中之上〈賞譽第八〉")
     assert juan_citation_text(second, chapters) == (
         "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷中之上〈方正第五〉〈雅量第六〉〈識鑒第七〉〈賞譽第八〉"
@@ -177,7 +178,7 @@ def test_a_section_is_cited_under_the_printed_juan_it_falls_in(tmp_path, client)
         "・卷下之下〈排調第二十五〉〈輕詆第二十六〉〈假譎第二十七〉〈黜免第二十八〉〈儉嗇第二十九〉〈汰侈第三十〉"
         "〈忿狷第三十一〉〈讒險第三十二〉〈尤悔第三十三〉〈紕漏第三十四〉〈惑溺第三十五〉〈仇隟第三十六〉"
         "（四部叢刊本，Kanripo KR3l0002_002）")
-    body = client.get(f"/works/{second.edition.slug}/juan/2/16/").content.decode()
+    body = client.get(f"/works/{second.edition.slug}/juan/2/149/").content.decode()
     assert "《世説新語》卷下之上〈容止第十四〉" in body
 
 
@@ -185,7 +186,7 @@ def test_a_section_is_cited_under_the_printed_juan_it_falls_in(tmp_path, client)
 def test_the_work_page_lists_the_printed_juans_in_the_books_order(tmp_path, client):
     """Files 1, 2 and 3 hold 卷上之上・卷上之下, 卷中之上・卷下之上・卷下之下 and 卷中之下: the work page lists
     the six 卷 as the book prints them, each with its chapters and sections, a 卷 that opens inside its
-    file linked to its first section (/juan/2/16/ for 卷下之上), the juan's tools once, on its first 卷."""
+    file linked to its first section (/juan/2/149/ for 卷下之上), the juan's tools once, on its first 卷."""
     first, second, third = imported(tmp_path, SHISHUO, "KR3l0002_001.txt", "KR3l0002_002.txt", "KR3l0002_003.txt")
     slug = first.edition.slug
     body = client.get(f"/works/{slug}/").content.decode()
@@ -193,13 +194,13 @@ def test_the_work_page_lists_the_printed_juans_in_the_books_order(tmp_path, clie
     items = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", li)).strip() for li in juans.split("<li>")[1:]]
     links = re.findall(r'<li><a href="([^"]+)">', juans)
     assert [item.split(" ")[0] for item in items] == ["卷上之上", "卷上之下", "卷中之上", "卷中之下", "卷下之上", "卷下之下"]
-    assert [link.split(f"/works/{slug}/juan/")[1] for link in links] == ["1/", "1/50/", "2/", "3/", "2/16/", "2/32/"]
+    assert [link.split(f"/works/{slug}/juan/")[1] for link in links] == ["1/", "1/182/", "2/", "3/", "2/149/", "2/349/"]
     assert items[0].startswith("卷上之上 〈德行第一〉 〈言語第二〉 附〈校語〉 ")
     assert items[4].startswith("卷下之上 〈容止第十四〉 〈自新第十五〉")
     counts = [int(re.search(r"(\d+) 節", item)[1]) for item in items]
     sections_of = {j.number: j.sections.count() for j in (first, second, third)}
     assert counts[0] + counts[1] == sections_of[1] and counts[2] + counts[4] + counts[5] == sections_of[2]
-    assert counts[2] == 15 and counts[4] == 16
+    assert counts[2] == 148 and counts[4] == 200
     assert ["引文" in item for item in items] == [True, False, True, True, False, False]
 
 

@@ -23,8 +23,9 @@ from .header import (COLLECTION, FILE_PROPERTY, KAOZHENG, PROPERTY, collation_pa
                      printed_part_name, unindented, ORG_HEADING)
 from .contents import (ENTRY, GOES_ON, LIVES, contents_lines, full_noted_title, head_notes, listed_heading,
                        listed_titles, printed_title, spaced_list)
+from .anecdotes import anecdote_book, notes_title, opens_anecdote
 from .lines import (
-    BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, flush_after, full_width,
+    BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, column_width, flush_after, full_width,
     block_width, hanging_indent, heads_over_a_piece, heads_over_text, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE,
     title_goes_on, title_under_head,
 )
@@ -162,11 +163,14 @@ class LineLoop:
         in_label = False                 # in a label paragraph (經(…) and the lines continuing its note)
         line_indent = None               # indentation of the previous content line (None after a blank)
         full = full_width(lines, start, end)
+        full_columns = full_width(lines, start, end, measure=column_width)  # (``under``: each note its longest column)
         hanging = hanging_indent(lines, start, end, full)  # 綱領's sayings: the first line flush, the rest deeper
         full_run = full_line(lines, start, end)  # a line that full may end in a note that runs on (``runs_on``)
         prev_width = 0                   # print width of the previous content line (0 after a blank)
+        prev_columns = 0                 # ... with each note as wide as its longest column (``column_width``)
         ended = False                    # the previous line went on under an indented line and ended short
         by_layout = book_title(self.doc) in INDENT_LAYERS or book_title(self.doc) in MARKED_BLOCKS
+        anecdotes = not self.header.tls and anecdote_book(self.doc.kanripo_id)  # 世說新語: a 條 opens a column
         before = ""                      # the previous content line, as the file writes it
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
         kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
@@ -544,6 +548,7 @@ class LineLoop:
                     prev_indent = len(split_indent(lines[i + taken - 1])[0])
                     cont, para_break, at_start = _cont(c, prev_indent, "main"), False, False
                     prev_width = print_width(lines[i + taken - 1])
+                    prev_columns = column_width(lines[i + taken - 1])
                 else:
                     cont, unit, para_break, at_start, prev_indent, prev_width = None, None, True, False, indent, 0
                 i += taken
@@ -628,7 +633,8 @@ class LineLoop:
             # and the flush ``去嵩高五萬里地之中也`` under it is the 經 again); the line is read at the
             # indentation of the line it continues (``level``), its columns stay the file's.
             under = (not self.header.tls and not para_break and not kaozheng and indent == 0 and prev_indent == 1
-                     and prev_width >= full and stripped.startswith("(") and label is None and not number
+                     and bool(prev_width) and prev_columns >= full_columns
+                     and stripped.startswith("(") and label is None and not number
                      and not entry and not after_entry and not goes_on and bool(cont) and cont[0] in ("text", "note")
                      and cont[3] == "main")
             level = prev_indent if under else indent
@@ -690,8 +696,17 @@ class LineLoop:
                     not self.header.tls and not para_break and not goes_on and unit is not None and unit.new_para
                     and unit.lines == 1 and all(_head_alone(u) for u in units)
                     and heads_over_text(before, line, lines[i + 1:min(end, i + 12)]))
+            # a 條 of a book of anecdotes opens at the top of a column under one that ended short
+            # (``anecdotes.opens_anecdote``; not in the editors' 校語, ``notes``)
+            # the title the editors' notes print over them (世説新語校語's 「世說新語校語」 under the 題 and 跋 that
+            # open its volume): a paragraph of its own, the heading of the notes' sections (``anecdotes.notes_title``)
+            notes_head = notes_title(bare, indent, self.header.work, notes)
+            anecdote = (anecdotes and not notes and not para_break and not goes_on and label is None and not entry
+                        and not after_entry and bool(prev_width) and bool(cont) and cont[0] in ("text", "note")
+                        and opens_anecdote(stripped, indent, prev_columns, full, self.header.work))
             new_para = para_break or label_closed or label is not None or bool(number) or entry_start or ended or (
-                not self.header.tls and level != prev_indent and not wrapped) or bool(entry) or after_entry or stacked
+                not self.header.tls and level != prev_indent and not wrapped) or bool(entry) or after_entry or stacked \
+                or anecdote or bool(notes_head)
             cont_arg = None
             forced = False
             if goes_on:
@@ -703,7 +718,7 @@ class LineLoop:
                     forced = True
             if cont_arg is None and not goes_on:
                 unit = Unit("para", lineno, new_para=new_para, indent=level, label=label is not None,
-                             number=number.rstrip("."), forced=forced, entry=entry, verse=in_verse)
+                             number=number.rstrip("."), forced=forced, entry=entry, verse=in_verse, anecdote=anecdote)
                 units.append(unit)
                 in_label = label is not None
             else:
@@ -739,7 +754,12 @@ class LineLoop:
                 rest = unit.pieces[first]
                 rest.layout[0] = (0, ran_on.layout.pop()[1] + rest.layout[0][1])
             cont = _cont(c, level, "main")
+            # small print read at the indentation it took the place of is printed that far in: its
+            # line is as full as the indented lines around it (``columns``, what ``under`` reads) (水經注 卷二 ``(谷分爲二…/九字原本…岐沙)``,
+            # 20 columns of small print under 21-column 注 lines, 1,169 of the book's 1,290 such lines),
+            # so the line under it goes on with it (``(經淆紊今改正/合于闐河不得與)治皮山城…``)
             width = print_width(line)
+            columns = column_width(line) + (level - indent if under else 0)  # (each note its longest column)
             # the 篇's name on a short line of its own under a 正史's heading that names only the kind of
             # 篇 and its number (北齊書 ``帝紀第二`` over ``神武下``): the text opens on the next line
             named = (cont_arg is None and len(units) > 1 and units[-2].kind == "heading" and indent <= 2
@@ -755,7 +775,7 @@ class LineLoop:
             # may make a full line up to ``KAOZHENG_SLACK`` short
             ended = under and width < full - KAOZHENG_SLACK
             after_entry = bool(entry) or goes_on
-            prev_width = width
+            prev_width, prev_columns = width, columns
             before = line  # the content line above the next one (``runs_on``)
             i += 1 + tail_lines
         if cont is not None and cont[0] == "open":

@@ -52,20 +52,45 @@ def print_width(line: str) -> int:
     return width + (small + 1) // 2
 
 
-def full_width(lines: list[str], start: int, end: int, large_only: bool = False) -> int:
+def column_width(line: str) -> int:
+    """The width of a printed line in full-size characters with each note as wide as its longest
+    column (two columns side by side: ``(訛作此/案北近刻)`` takes four, not the three or four that
+    ``print_width``'s half count of its seven characters gives); indentation and text one each,
+    markup nothing. A note's columns that are unequal make ``print_width`` short of the line's
+    print by up to one a note (水經注 卷二 ``　注北河(訛作此/案北近刻)東川水(刻衍又字/案東字上近)出龜茲東北``:
+    21, ``print_width`` 20)."""
+    line = MD.sub("", PB.sub("", line)).rstrip(PILCROW)
+    width = column = widest = 0
+    inside = False
+    for ch in line:
+        if ch == "(":
+            inside, column, widest = True, 0, 0
+        elif ch == ")" and inside:
+            inside, width = False, width + max(widest, column)
+        elif ch == "/" and inside:
+            widest, column = max(widest, column), 0
+        elif inside:
+            column += 1
+        else:
+            width += 1
+    return width + (max(widest, column) if inside else 0)
+
+
+def full_width(lines: list[str], start: int, end: int, large_only: bool = False, measure=None) -> int:
     """The width of a full printed line in a file: the most common ``print_width`` of its
     content lines of ten or more (WYG prints about 21 characters a line); a line that
     wide or wider runs on to the next (see ``line_loop.LineLoop.scan_body``). With ``large_only``, of
     the lines holding no small print: an edition may set its small print closer than two
     columns to a full-size character (楚辭 SBCK: 15 full-size characters a line, but 18 to 20
-    measured over every line, its notes' columns counting half)."""
+    measured over every line, its notes' columns counting half). ``measure`` another width than
+    ``print_width`` (``column_width``: what a full line is by that count)."""
     counts: dict[int, int] = {}
     for line in lines[start:end]:
         if line.startswith(("#", "<pb:")) and layout_only(line) or not line.strip("\u3000 ¶"):
             continue
         if large_only and "(" in line:
             continue
-        w = print_width(line)
+        w = (measure or print_width)(line)
         if w >= 10:
             counts[w] = counts.get(w, 0) + 1
     if not counts:

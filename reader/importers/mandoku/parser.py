@@ -58,6 +58,7 @@ from .anthology_titles import category_headings, closing_titles, head_labels
 from .tiyao import headless_tiyao
 from .volume_labels import label_volume
 from .head_lists import head_lists
+from .anecdotes import anecdote_book, number_anecdotes
 from .after_titles import after_titles
 from .collected_blocks import collected_layers, collected_units
 from .collected_sayings import saying_form, sayings_layers, sayings_units
@@ -299,6 +300,8 @@ class _Parser(LineLoop):
         keep_entries_whole(doc)
         doc.juan_label = doc.juan_label or front_matter_label(doc)  # 南華真經註疏 file 0: 南華眞經序, not 卷〇
         mark_printed_juans(doc, self.text, self.header.work)  # 世説新語 _002: 容止第十四 is 卷下之上's
+        if not self.header.tls and anecdote_book(doc.kanripo_id):
+            number_anecdotes(doc)  # 世說新語: each 條 a section, 「1.2」 德行第一's second
         if self.header.tls:  # 史記: each 篇 its Readme's table lists is a juan of the book (伯夷列傳第一, 卷六十一)
             doc.juan_cuts = juan_cuts(doc, book_juans(self.readme, self.header.work))
         # one person, one name: 范甯 and 范寧 are the catalogue's 范寧, by the dynasty the bylines print

@@ -471,7 +471,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             and (nxt is None or nxt.new_para or note_under_heading(run, k)
                  or (author[:1] == [k + 1] and bool(GENRE_END.search(title_words(u)))))
             and (u.new_para or (bool(author) and run[author[0]].indent > u.indent))
-            and not u.label and not u.entry
+            and not u.label and not u.entry and not u.anecdote  # (a 條 of one short line: 郄嘉賓得人以已比符堅大喜)
             # a piece's preface under its title, printed higher than it (李善 卷三十 阮瑀's 管書記之任…)
             and not (with_authors and preface_line(run, k)))
         if (heading_like[-1] or k in lost) and not u.new_para:
@@ -499,7 +499,7 @@ def group_run(run: list[Unit], closer: Unit | None, names: dict[str, str], defau
             elif size and size + u.size() > HARD_LIMIT:
                 start = True
             elif closer is None and (u.new_para or k in opens):
-                if (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT \
+                if u.anecdote or (u.label and not u.number) or (heading_like[k] and not only_headings) or size >= SOFT_LIMIT \
                         or k in lost or u.title:  # a piece whose title is lost opens at its author's line
                     start = True
         if start:

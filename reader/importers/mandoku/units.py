@@ -25,6 +25,7 @@ class Unit:
     forced: bool = False  # a run of text cut at a line break only to bound the unit's size
     entry: str = ""  # a line of a contents list: its title line or an entry (``contents.TITLE``, ``ENTRY``)
     verse: bool = False  # a line of a verse block (``#+BEGIN_VERSE``): never a heading
+    anecdote: bool = False  # opens a 條 of a book of anecdotes (``anecdotes.opens_anecdote``): a section of its own
     # closer
     closer: FixedBuilder | None = None
     title: str = ""
