@@ -246,7 +246,10 @@ def lift_heading_notes(cv: ChapterView) -> None:
     the label 注, then 郭象's note) goes with it. A paragraph that holds nothing but notes after
     it is the same note running on to the next printed lines, printed one step further in (莊子注
     卷一 ``　　内篇逍遥逰第一(…各當其)`` over ``　　　(分逍遥一也…)``): it goes with the heading too, and
-    the paragraphs emptied so are no longer shown (no empty paragraph under the heading)."""
+    the paragraphs emptied so are no longer shown (no empty paragraph under the heading). A
+    section that holds nothing but such notes keeps them (孟子注疏 卷一 §1, listed in the contents
+    as 梁恵王章句上: its 音義, 注 and 疏 on the 篇 title): they are its text, shown under its number,
+    not a numbered section left empty."""
     chapter = cv.chapter
     if chapter.heading is None or not cv.sections:
         return
@@ -255,6 +258,8 @@ def lift_heading_notes(cv: ChapterView) -> None:
         return
     para = view.paragraphs[0]
     if not para or para[0].position != 0:
+        return
+    if not view.records and all(p.is_note or p.is_marker for para in view.paragraphs for p in para):
         return
     while view.paragraphs:
         para = view.paragraphs[0]

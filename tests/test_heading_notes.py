@@ -266,3 +266,24 @@ def test_an_untitled_section_of_notes_alone_has_a_named_contents_link(empty_tran
     html = client.get(juan.get_absolute_url()).content.decode()
     assert '<a href="#s1"></a>' not in html
     assert '<li><a href="#s1">§1</a></li>' in html
+
+
+MENGZI = SHARED / "corpus" / "kanripo-jingbu" / "KR1h0003" / "KR1h0003_001.txt"   # 孟子注疏 卷一
+
+
+@pytest.mark.django_db
+def test_a_section_of_nothing_but_the_heading_s_notes_shows_them_as_its_text(client):
+    """孟子注疏 卷一 §1, listed in the contents as 梁恵王章句上, holds only the notes on that title
+    (音義, 趙注, 音義, 疏). They were lifted into the heading's note and §1 showed nothing but 校正
+    and 引用: they are §1's text, under its number, with no heading-note paragraph above."""
+    juan = import_file(MENGZI).juan
+    html = client.get(juan.get_absolute_url()).content.decode()
+    assert '<li><a href="#s1">梁恵王章句上</a></li>' in html
+    assert '<p class="heading-note">' not in html
+    s1 = html[html.index('<section class="section" id="s1"'):html.index('<section class="section" id="s2"')]
+    assert '<p class="passage"><span class="layer-label layer-readings" data-layer="音義" id="s1-p0">音義</span>' in s1
+    assert [label for label in ("s1-p1", "s1-p3", "s1-p5", "s1-p7") if f'id="{label}" role="note"' in s1] == [
+        "s1-p1", "s1-p3", "s1-p5", "s1-p7"]
+    assert "丁云案史記梁恵王魏武侯之子名罃罃音鸎" in s1 and s1.count("趙岐所以引而為例") == 1
+    section = client.get(juan.get_absolute_url() + "1/").content.decode()
+    assert '<p class="heading-note">' not in section and 'id="s1-p7" role="note"' in section

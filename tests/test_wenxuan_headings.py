@@ -77,9 +77,13 @@ def test_the_reading_page_shows_the_class_with_its_genre(db, client):
     import_file(NINETEEN)
     page = client.get("/works/KR4h0002/juan/19/").content.decode()
     assert "《文選註》卷十九〈情〉〈補亡〉〈述徳〉〈勸勵〉（四庫全書・文淵閣本，Kanripo KR4h0002_019）" in page
-    # each 類 heads its chapter, the 部 printed over 補亡 as its category; 勸勵's note with its heading
+    # each 類 heads its chapter, the 部 printed over 補亡 as its category; 勸勵's note, the whole of
+    # §10 (listed 勸勵 in the contents), is §10's text under the heading, no numbered empty section
     heads = [page.index(f'<h2 class="chapter-title">{h}') for h in (
-        "情</h2>", '補亡 <span class="category">詩</span></h2>', "述徳</h2>", '勸勵</h2><p class="heading-note">')]
+        "情</h2>", '補亡 <span class="category">詩</span></h2>', "述徳</h2>", "勸勵</h2>")]
     assert heads == sorted(heads)
+    assert '<li><a href="#s10">勸勵</a>' in page and '<p class="heading-note">' not in page
+    assert page.index('<p class="passage"><span class="note layer-commentary" data-layer="注" id="s10-p0" role="note">'
+                      '<span class="visually-hidden">注（李善）：</span>勸者進善之名勵者朂已之稱</span></p>') > heads[3]
     assert "卷十九〈勸勵〉（四庫全書・文淵閣本，葉 19-27a）" in page and "〈勸勵〉謝靈運" not in page
     assert "不能去詩補亡" not in page
