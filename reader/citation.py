@@ -388,7 +388,7 @@ def citation_text(section, chapter=None, page: str | None = None) -> str:
     text, not in its front or back matter (王逸's 序 of 九歌: ``〔宋〕洪興祖《楚辭補注》卷二〈九歌章句第二〉〔漢〕王逸``, as
     his 叙 in 卷一, which carries his byline). A section of the untitled chapter a juan opens with, going
     on with a chapter a juan before heads, names that chapter (``continued_chapter``: 周禮注疏
-    卷二〈天官冢宰第一〉「…」; three queries, once for the juan). A chapter of a file that holds several
+    卷二〈天官冢宰第一〉「…」; four or five queries, once for the juan). A chapter of a file that holds several
     printed 卷 is cited under the 卷 it falls in (``Chapter.printed_juan``: 世説新語 KR3l0002_002's
     〈容止第十四〉 under 卷下之上, not the file's 卷中之上・卷下之上・卷下之下; decision 0062). A gaiji is
     written as the page shows it (``characters.gaiji.readable``: 〓, or the character Kanripo's gaiji
@@ -496,9 +496,11 @@ def continued_chapter(juan, first=None) -> Content | None:
     loader numbers a juan's chapters from 1) when the caller holds it, else it is read (one query).
     None when that chapter has a title, when the juan or a juan between is front or back matter (序,
     目錄, 提要 …: ``juans._MATTER``, or file 0), or when no juan before it has a titled chapter of the
-    book's text (the editors' 考證 are none). The rule is ``juan_contents``'s, run over the juans
-    from the last one before ``juan`` that has such a chapter: three queries, once for the juan
-    object (kept on it as ``opens_inside``)."""
+    book's text (the editors' 考證 are none), or when ``juan`` opens with an anthology's piece under no 類 and
+    the next 類 printed is another (decision 0114: 文選註 卷十二 names no 〈宮殿〉). The rule is
+    ``juan_contents``'s, run over the juans from the last one before ``juan`` that has such a chapter to
+    the next one after it that has one: four or five queries, once for the juan object (kept on it as
+    ``opens_inside``)."""
     if front_or_back(juan):
         return None  # no query: matter goes on with no chapter
     if first is None:
@@ -511,18 +513,23 @@ def continued_chapter(juan, first=None) -> Content | None:
 
 
 def _opens_inside(juan) -> Content | None:
-    titled = Chapter.objects.filter(juan__edition_id=juan.edition_id, juan__number__lt=juan.number).exclude(title="")
+    titled = Chapter.objects.filter(juan__edition_id=juan.edition_id).exclude(title="")
     for end in APPENDIX:
         titled = titled.exclude(title__endswith=end)
-    since = titled.order_by("-juan__number").values_list("juan__number", flat=True).first()
+    since = titled.filter(juan__number__lt=juan.number).order_by("-juan__number").values_list(
+        "juan__number", flat=True).first()
     if since is None:
         return None
-    juans = list(Juan.objects.filter(edition_id=juan.edition_id, number__gte=since, number__lte=juan.number)
+    # up to the next juan that prints a chapter title: an anthology's 類 goes on only where the next agrees
+    until = titled.filter(juan__number__gt=juan.number).order_by("juan__number").values_list(
+        "juan__number", flat=True).first()
+    juans = list(Juan.objects.filter(edition_id=juan.edition_id, number__gte=since,
+                                     number__lte=juan.number if until is None else until)
                  .only("number", "label", "header").order_by("number")
                  .prefetch_related(Prefetch("chapters", Chapter.objects.only("juan_id", "position", "title", "category")
                                             .order_by("position"))))
     juan_contents(juans)
-    contents = juans[-1].contents if juans and juans[-1].pk == juan.pk else []
+    contents = next((j.contents for j in juans if j.pk == juan.pk), [])
     return contents[0] if contents and contents[0].continued else None
 
 

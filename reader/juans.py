@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, replace
 
 from characters.clusters import clip
+from reader.anthology_classes import opening_pieces, same_class
 from reader.juan_heads import juan_head
 from reader.juan_labels import JuanLabel, parse_label, short_label
 from reader.numerals import NUMERAL_CHARS
@@ -215,7 +216,7 @@ def front_or_back(juan) -> bool:
     return juan.number == 0 or bool(_MATTER.search(juan.label or ""))
 
 
-def juan_contents(juans) -> None:
+def juan_contents(juans, opening: set | None = None) -> None:
     """Give each juan of ``juans`` (``Juan`` objects of one edition in order, chapters
     prefetched in order) what the work page lists of it: ``contents``, its chapters that are
     the book's text, an untitled first chapter named by the chapter it goes on with (the last
@@ -233,9 +234,20 @@ def juan_contents(juans) -> None:
     宣公 and 成公) was listed as going on with the chapter of the 卷 before (〈劉馥 司馬朗 …〉（續）,
     〈春秋榖梁傳文公第六〉（續））: better no chapter than a wrong one (decision 0076). A category printed
     over the names of several chapters of a juan is named once, before the first of them, as the book
-    prints it (周易註疏 卷二 上經〈坤〉〈屯〉〈蒙〉〈需〉〈訟〉, not 〈坤〉上經〈屯〉上經…)."""
+    prints it (周易註疏 卷二 上經〈坤〉〈屯〉〈蒙〉〈需〉〈訟〉, not 〈坤〉上經〈屯〉上經…). A juan of an anthology that
+    opens with a piece of its own under no 類 goes on with the 類 before it only where the next 類 printed
+    after its head is the same (``reader.anthology_classes``, decision 0114: 文選註 卷二 〈京都上〉（續）, between
+    卷一's 京都上 and 卷三's 京都中; 卷十二, between 卷十一's 宮殿 and 卷十三's 物色, names none); the juans after
+    ``juans``' last are not read, so a caller gives the juans up to the next that prints a chapter title.
+    ``opening``: the ids of the juans that open with such a piece, when the caller knows them; else one
+    query reads them (``anthology_classes.opening_pieces``), of the juans where the next 類 would not agree
+    (none when no juan is such)."""
+    juans = list(juans)
+    following = _next_titles(juans)
+    if opening is None:
+        opening = opening_pieces(_undecided(juans, following))
     last: Content | None = None
-    for juan in juans:
+    for juan, after in zip(juans, following):
         juan.contents, juan.appendices = [], []
         over = None  # the category the juan's last entry named over its title
         for k, chapter in enumerate(juan.chapters.all()):
@@ -247,10 +259,43 @@ def juan_contents(juans) -> None:
                 again = last.category_over and over == last.category
                 over = last.category if last.category_over else None
                 juan.contents.append(replace(last, category="", category_over=False) if again else last)
-            elif k == 0 and last is not None and not _MATTER.search(juan.label or "") and not opens_in_mid_text(juan):
+            elif k == 0 and last is not None and not _MATTER.search(juan.label or "") and not opens_in_mid_text(juan) \
+                    and (juan.pk not in opening or same_class(last.title, after)):
                 juan.contents.append(Content(last.title, last.category, continued=True, category_over=last.category_over))
         if front_or_back(juan):
             last = None
+
+
+def _undecided(juans: list, following: list[str | None]) -> list:
+    """The juans of ``juans`` whose first chapter (prefetched) is untitled, after a titled chapter of the
+    book's text in a juan before, where the next chapter title printed (``following``, ``_next_titles``)
+    names another 類 than that chapter (``anthology_classes.same_class``): whether they go on with it
+    depends on how they open (``juan_contents``)."""
+    out, last = [], None
+    for juan, after in zip(juans, following):
+        chapters = list(juan.chapters.all())
+        if chapters and not chapters[0].title and last is not None and not same_class(last, after):
+            out.append(juan)
+        titled = [c.title for c in chapters if c.title and not c.title.endswith(APPENDIX)]
+        last = None if front_or_back(juan) else (titled[-1] if titled else last)
+    return out
+
+
+def _next_titles(juans: list) -> list[str | None]:
+    """For each juan of ``juans``, the title of the next chapter of the book's text printed after its
+    first chapter (its own later chapters, then the juans after it), not an editors' appendix (``APPENDIX``);
+    None where none is before the end of ``juans`` or a juan of front or back matter."""
+    out: list[str | None] = []
+    ahead: str | None = None
+    for juan in reversed(juans):
+        matter = front_or_back(juan)
+        if matter:
+            ahead = None
+        titles = [(k, c.title) for k, c in enumerate(juan.chapters.all()) if c.title and not c.title.endswith(APPENDIX)]
+        out.append(next((title for k, title in titles if k > 0), ahead))
+        if titles and not matter:
+            ahead = titles[0][1]
+    return out[::-1]
 
 
 def opens_in_mid_text(juan) -> bool:
