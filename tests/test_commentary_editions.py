@@ -223,11 +223,11 @@ def test_chuci_prefaces_and_the_writings_after_li_sao_are_paratext():
 def test_chuci_prefaces_in_every_juan():
     """Over both books' juans (``_001``-``_017``): 王逸's 序 to each 篇 is his 序跋 (2,852 characters in
     楚辭, 2,932 in 楚辭補注, his 叙 after 離騷 and 天問 included); the lists of 九歌's and 九歎's and
-    九思's pieces printed before their 序 are nobody's (unsigned lists of contents: 111 and 120
-    characters). 楚辭 卷六 卜居 (its 序 printed 17 to a line, its last line full, the next opening
+    九思's pieces printed before their 序 are nobody's (unsigned lists of contents: 111 and 117
+    characters; 楚辭補注 卷九's group 楚詞, after the note on its heading, is the chapter's category, not text). 楚辭 卷六 卜居 (its 序 printed 17 to a line, its last line full, the next opening
     with a note), 卷十 大招 (its first line one short of full, the text running on) and 卷十七 九思
     (its heading a label under 王逸's 作 line) read as the others: the 序 a section, the classic the next."""
-    for book, wang, nobody in (("KR4a0002", 2852, 111), ("KR4a0003", 2932, 120)):
+    for book, wang, nobody in (("KR4a0002", 2852, 111), ("KR4a0003", 2932, 117)):
         chars = Counter()
         for n in range(1, 18):
             doc = parse(f"kanripo-commentary/{book}/{book}_{n:03d}.txt")

@@ -73,6 +73,24 @@ def test_the_title_line_note_of_chuci_is_one_note():
     assert first.layout[:3] == [(0, "楚辭卷第一("), (13, "/"), (26, ")¶\n(")]
 
 
+def test_a_heading_note_before_the_group_leaves_the_group_the_chapters_category():
+    """楚辭補注 卷九 prints ``招䰟章句第九(䰟一作/魂下同)　楚詞``, 洪興祖's note on the title before its group,
+    where its other juans print the group right after the title (卷八 ``九辯章句第八　楚詞``): 楚詞 is the
+    chapter's category, as 卷八's is (it was 「　楚詞」, text of 王逸's 序 between the note and 「招䰟者…」), the
+    note the chapter's first piece, the heading's note; the file writes back byte for byte."""
+    from .conftest import parse_written_back
+
+    books = SHARED / "corpus" / "kanripo-commentary" / "KR4a0003"
+    doc = parse_written_back(books / "KR4a0003_009.txt", readme=True)
+    assert [(c.title, c.category, c.heading) for c in doc.chapters] == [("招䰟章句第九", "楚詞", "招䰟章句第九")]
+    assert [(p.kind, p.layer_name, p.commentator, p.text) for p in doc.all_pieces()[:3]] == [
+        (NOTE, "補注", "洪興祖", "䰟一作魂下同"), (TEXT, "序", "王逸", "招䰟者宋玉之所作也"),
+        (NOTE, "補注", "洪興祖", "李善以招䰟為小招以有大招故也")]
+    assert doc.all_pieces()[0].layout == [(0, "("), (3, "/"), (6, ")\u3000楚詞¶\n")]
+    eight = parse_written_back(books / "KR4a0003_008.txt", readme=True)
+    assert [(c.title, c.category) for c in eight.chapters] == [("九辯章句第八", "楚詞")]
+
+
 JINGBU = SHARED / "corpus" / "kanripo-jingbu" / "KR1g0003"   # 經典釋文 (四部叢刊)
 
 

@@ -327,16 +327,24 @@ def old_juans(units: list[Unit]) -> None:
             _words_into_note(unit, para, m.end())
 
 
+#: Words set apart by U+3000 after a 篇 heading's note, to the line's end: the group as a heading prints it
+#: set apart right after its title (``structure.NUMBERED_CATEGORY``'s words: one or two words of one to six
+#: characters), with the title's note between (楚辭補注 卷九 ``招䰟章句第九(䰟一作/魂下同)　楚詞``, where 卷八
+#: prints ``九辯章句第八　楚詞``).
+SPACED_GROUP = re.compile(r"^\u3000+[^\s()<>¶\u3000/]{1,6}(?:\u3000+[^\s()<>¶\u3000/]{1,6})?$")
+
+
 def _group_word(words: str, title: str) -> bool:
     """Whether ``words`` (alone at the end of a 篇 heading's line, or on the next line) are the 篇's
     group: the book's division and number (``contents.GROUP_WORDS``), or the book's own title ``title``
-    printed under the 篇's (大題在下, 楚辭 卷九 ``招䰟章句第九(…)楚辭``, as 卷一 prints ``離騷經章句第一　離騷``).
+    printed under the 篇's (大題在下, 楚辭 卷九 ``招䰟章句第九(…)楚辭``, as 卷一 prints ``離騷經章句第一　離騷``),
+    or words set apart by a space as a group after a title is (``SPACED_GROUP``: 楚辭補注 ``…(…)　楚詞``).
     A title that begins the work's and a number (史記正義 ``樂書第二(…)史記二十四``) is the print's volume
     label, no group (``volume_labels``)."""
-    volume = VOLUME_LABEL.match(words)
+    volume = VOLUME_LABEL.match(words.lstrip(IDEO_SPACE))
     if volume and title.startswith(volume["title"]):
         return False
-    return bool(GROUP_WORDS.match(words)) or (bool(title) and words == title)
+    return bool(GROUP_WORDS.match(words)) or (bool(title) and words == title) or bool(SPACED_GROUP.match(words))
 
 
 def heading_groups(units: list[Unit], title: str) -> None:
@@ -406,7 +414,7 @@ def _words_into_note(unit: Unit, para: Unit, cut: int) -> None:
         piece.line += raw.count("\n")
     piece.chunks, piece.n = [text[cut:]], len(text) - cut
     piece.layout = [(offset - cut, raw) for offset, raw in piece.layout if offset > cut]
-    unit.chapter.category = text[:cut]
+    unit.chapter.category = text[:cut].lstrip(IDEO_SPACE)  # the space that sets a group apart is layout
     if not piece.n:
         note.lay("".join(raw for _, raw in piece.layout))
         para.pieces.remove(piece)
