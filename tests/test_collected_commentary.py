@@ -62,7 +62,7 @@ def test_a_collection_is_its_books_collector_and_the_men_its_formulas_quote():
     # 李善 quotes the glosses of earlier men by name (郭璞曰, 張揖曰) as well as books (爾雅曰)
     wenxuan = collection("文選注")
     assert wenxuan.collector == "李善" and {"郭璞", "張揖", "司馬彪", "薛綜", "高誘"} <= wenxuan.quoted
-    assert "李善" not in wenxuan.quoted and len(wenxuan.quoted) == 49  # 包氏 is 包咸
+    assert "李善" not in wenxuan.quoted and len(wenxuan.quoted) == 50  # 包氏 is 包咸
     # a commentator who quotes books and men inside his own notes collects nobody's glosses
     assert (collection("後漢書"), collection("三國志"), collection("史記索隱")) == (None,) * 3
 
@@ -74,14 +74,14 @@ def test_wenxuan_li_shans_quoted_glosses_are_their_mens_parts_and_his_citations_
     one (``mandoku.hung_notes``; in 卷七 those on 揚子雲 and 潘安仁 too). 卷七 (甘泉賦 …, 子虛賦 signed 「郭璞注」): every
     part by man."""
     got = notes(parse("kanripo-commentary/KR4h0002/KR4h0002_001.txt"))
-    assert [(c, t) for c, _, _, t in got[88:90]] == [
+    assert [(c, t) for c, _, _, t in got[95:97]] == [
         ("李善", "言雕刻玊礩以居楹柱也爾雅曰玉謂之雕"), ("郭璞", "郭璞曰治玉名也")]
-    assert [(c, t) for c, _, _, t in got[175:177]] == [
+    assert [(c, t) for c, _, _, t in got[182:184]] == [
         ("郭璞", "郭璞曰脚似狗也"), ("李善", "説文曰狼似犬鋭頭白頬淮南子曰猨狖顛蹷而失木鄭𤣥毛詩箋曰懾懼也章涉切")]
-    assert (got[179][0], got[179][3]) == ("郭璞", "郭璞曰空手執曰搏補洛切")
+    assert (got[186][0], got[186][3]) == ("郭璞", "郭璞曰空手執曰搏補洛切")
     assert {layer for _, layer, _, _ in got} == {COMMENTARY}
     assert Counter(c for c, *_ in got) == Counter({
-        "李善": 281, "鄭玄": 12, "郭璞": 11, "毛萇": 9, "高誘": 8, "如淳": 7, "應劭": 6, "薛漢": 6, "韋昭": 6,
+        "李善": 283, "鄭玄": 12, "郭璞": 11, "毛萇": 9, "高誘": 8, "如淳": 7, "荀悅": 6, "應劭": 6, "薛漢": 6, "韋昭": 6,
         "孔安國": 5, "張晏": 4, "宋均": 2, "王逸": 2, "杜預": 2, "李奇": 2, "馬融": 1, "文穎": 1, "賈逵": 1, "徐廣": 1,
         "宋衷": 1, "鄭眾": 1, "司馬彪": 1, "服虔": 1, "臣瓚": 1, "劉熙": 1})
     seventh = notes(parse("kanripo-commentary/KR4h0002/KR4h0002_007.txt"))

@@ -90,10 +90,17 @@ TITLE_ENDS = BOOK_ENDS + "|賦|頌|表|銘|誄|樞|辭|詞|文|子|策|䇿|録|�
 SENTENCE_ENDS = "也耳矣焉"
 SPEAKER_CITATION = ("(?:" + "|".join(sorted(WENXUAN_BOOKS, key=len, reverse=True)) + ")[^曰" + SENTENCE_ENDS
                     + "]{1,6}?" + "".join(f"(?<!{name})" for name in sorted(WENXUAN_NAMES)) + "曰")
+#: 李善's note that two characters write one word (「離與麗古字通」, 「窬與覦同」, 「龕與戡音義同」, 「偪字與逼同」), as his own
+#: part writes it (卷一 「度與羌古字通」): after a quoted man's gloss has closed (也) it is 李善's, and the man's part
+#: ends before it, as before a citation. Not where 同 or 通 opens a word of the man's sentence (曹大家's 「言已與楚同祖」,
+#: 王逸's 序 「屈與楚同姓」, 杜預's 「悉積與桀同誅」 before 李善's 漢書音義): what follows is the note's end, 也, 古字通, 並,
+#: a reading (切, or 音 and its sound) within four characters, or a citation (…曰) (decision 0115).
+SAME_WORD = ("(?<=也)[^也曰與]{1,2}字?與[^也曰與]{1,2}(?:古字通|古字同|音義同|字同|同|通)"
+             "(?=$|也|古字|並|[^也曰]{0,3}?(?:切|音[^義])|[^也曰]{1,8}曰)")
 WENXUAN_CITATION = re.compile(
     "又曰|(?:" + "|".join(sorted(WENXUAN_BOOKS, key=len, reverse=True)) + ")曰|(?:"
     + "|".join(sorted(WENXUAN_NAMES, key=len, reverse=True)) + ")[^曰]{0,7}?(?:" + BOOK_ENDS + ")曰"
-    + "|(?<=也)[^曰也]{0,7}?(?:" + TITLE_ENDS + ")曰|" + SPEAKER_CITATION)
+    + "|(?<=也)[^曰也]{0,7}?(?:" + TITLE_ENDS + ")曰|" + SPEAKER_CITATION + "|" + SAME_WORD)
 
 #: The words 李善 glosses a phrase of the 文選 piece with after quoting it again (三成帝畿謂…, X者, X言, X猶):
 #: ``profiles.Profile.glosses``, ``glossed_phrases.own_gloss_at``.
