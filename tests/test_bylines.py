@@ -66,7 +66,10 @@ def test_every_page_the_api_and_citations_name_a_works_people_by_one_rule(client
               {"dynasty": "唐", "name": "陸德明", "role": "音義"}]
     assert work_byline(juan.work, juan.edition) == byline
     assert f'<p class="byline">{byline}' in client.get("/works/KR1d0003/").content.decode()
-    assert f'<p class="byline">{byline}</p>' in client.get("/works/KR1d0003/juan/1/").content.decode()
+    # under the juan's printed byline, the people by name, dynasty and role, not a second byline
+    page = client.get("/works/KR1d0003/juan/1/").content.decode()
+    assert f'<p class="byline">{byline}</p>' not in page and \
+        '<p class="writers"><span class="writers-label">著者</span><span class="writer">鄭玄<span class="writer-facts">（漢，注）</span></span><span class="writer">賈公彥<span class="writer-facts">（唐，疏）</span></span><span class="writer">陸德明<span class="writer-facts">（唐，音義）</span></span></p>' in page
     assert f'<span class="byline">{byline}</span>' in client.get("/classes/KR1d/").content.decode()
     assert f'<span class="byline">{byline}</span>' in client.get("/").content.decode()
     work = client.get(f"/api/works/{juan.work_id}/").json()
@@ -80,7 +83,9 @@ def test_every_page_the_api_and_citations_name_a_works_people_by_one_rule(client
     Work.objects.filter(pk=juan.work_id).update(kanripo_id="")
     Edition.objects.filter(pk=juan.edition_id).update(kanripo_id="")
     printed = "〔漢〕鄭氏注　〔唐〕陸德明音義　〔唐〕賈公彥疏"
-    assert f'<p class="byline">{printed}</p>' in client.get("/works/KR1d0003/juan/1/").content.decode()
+    assert f'<p class="byline">{printed}</p>' in client.get("/works/KR1d0003/").content.decode()
+    assert '<span class="writer">鄭氏<span class="writer-facts">（漢，注）</span></span>' \
+        in client.get("/works/KR1d0003/juan/1/").content.decode()
     assert client.get(f"/api/works/{juan.work_id}/").json()["author"] == printed
 
 
@@ -378,7 +383,7 @@ def test_a_person_who_led_others_has_his_role_and_and_others(client, db):
     api = client.get(f"/api/works/{juan.work_id}/juans/1/").json()
     assert api["work"] == {"id": juan.work_id, "title": "儀禮疏", "author": "〔唐〕賈公彥等撰", "people": people}
     assert api["citation"] == "〔唐〕賈公彥等《儀禮疏》卷第一（四部叢刊本，Kanripo KR1d0027_001） http://testserver/works/KR1d0027/juan/1/"
-    assert '<p class="byline">〔唐〕賈公彥等撰</p>' in client.get("/works/KR1d0027/juan/1/").content.decode()
+    assert '<p class="writers"><span class="writers-label">著者</span><span class="writer">賈公彥等<span class="writer-facts">（唐，撰）</span></span></p>' in client.get("/works/KR1d0027/juan/1/").content.decode()
 
 
 def test_a_work_nobody_names_is_shown_so(client, db):

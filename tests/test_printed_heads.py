@@ -47,7 +47,7 @@ def test_the_three_examples_on_their_pages(client, db):
     byline = '<p class="printed-byline"><span class="visually-hidden">本卷署名：</span>'
     page = client.get("/works/KR2a0009/juan/11/").content.decode()
     assert head_html(page) == (group + title + "後漢書卷十一</p>" + byline + f"梁{S * 4}剡{S * 4}令劉{S}昭補幷注</p></div>")
-    assert page.index("</h1>") < page.index(group) < page.index('<p class="byline">')
+    assert page.index("</h1>") < page.index(group) < page.index('<p class="writers">')  # the people, no second byline
     page = client.get("/works/KR2a0012/juan/1/").content.decode()
     assert head_html(page) == (group + title + "魏志卷一</p>" + byline + f"晉著作郎巴西中正安漢陳{S}壽撰</p>"
                                + byline + "宋太中大夫國子博士聞喜裴松之注</p></div>")

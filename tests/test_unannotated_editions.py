@@ -63,7 +63,7 @@ def test_an_edition_with_notes_names_its_commentator_and_offers_the_notes_contro
     assert juan.edition.unannotated is False
     assert work_byline(juan.work, juan.edition) == "〔晉〕郭象注"
     html = client.get(juan.get_absolute_url()).content.decode()
-    assert '<p class="byline">〔晉〕郭象注</p>' in html
+    assert '<p class="writers"><span class="writers-label">著者</span><span class="writer">郭象<span class="writer-facts">（晉，注）</span></span></p>' in html
     assert notes_controls(html) == ["inline", "hidden", "only", "beside"]
     assert ("<div><dt><kbd>1</kbd> <kbd>2</kbd> <kbd>3</kbd> <kbd>4</kbd></dt><dd>夾注、白文、只看注、旁注</dd></div>"
             in html)

@@ -18,7 +18,7 @@ from reader.tables import paragraph_blocks
 from reader.citation import section_heading as _section_heading, section_label as _section_label
 from reader.juans import nav_label
 from reader.models import page_label
-from reader.people import shown_byline as _shown_byline
+from reader.people import shown_byline as _shown_byline, work_people as _work_people
 from reader.display import COOKIE, Display, parse_cookie, to_simplified
 from reader.importers.source import BIDI_CONTROL, BIDI_CONTROLS
 
@@ -450,6 +450,21 @@ def work_byline(work, edition=None) -> str:
     ``edition`` (when given: ``{{ work|work_byline:edition }}``) prints it, 撰人未詳 where it names
     nobody; no query for a work and edition already loaded."""
     return _shown_byline(work, edition or None)
+
+
+@register.filter
+def writer_names(work, edition=None) -> list[dict[str, str]]:
+    """The work's people (``reader.people.work_people``: ``[{"dynasty", "name", "role"}, …]``) for a
+    page that shows the book's printed byline (a juan's 卷首, ``reader/_printed_head.html``): there
+    the byline is the printed one, and the people are listed by name with their dynasty and role
+    (``趙岐（漢，注）``), not as a second byline (``〔漢〕趙岐注`` under ``漢趙氏注``)."""
+    return _work_people(work, edition or None)
+
+
+@register.filter
+def has_printed_byline(head) -> bool:
+    """Whether a printed head (``reader.juan_heads`` lines) prints a byline."""
+    return any(getattr(line, "kind", "") == "byline" for line in head or ())
 
 
 @register.filter

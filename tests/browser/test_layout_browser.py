@@ -257,3 +257,23 @@ def test_an_inferred_classic_line_has_a_quiet_mark_not_an_underline(site, tabs):
     assert tab.axe() == []
     page.locator("#s2 .text.inferred").first.scroll_into_view_if_needed()
     tab.shot("inferred-quiet-mark")
+
+
+def test_a_juan_page_shows_its_printed_byline_once_and_its_people_by_name(site, tabs):
+    """孟子注疏 卷一 printed 「漢趙氏注　宋孫奭音義并疏」 and then 「〔漢〕趙岐注　〔宋〕孫奭疏」, a second
+    byline: under the printed one the people are listed by name with dynasty and role, one line."""
+    from reader.importers.loader import import_file
+
+    import_file(MENGZI_J1)
+    tab = tabs()
+    page = tab.page
+    page.goto(site + "/works/KR1h0003/juan/1/")
+    assert page.locator(".printed-head .printed-byline").first.inner_text().endswith("漢趙氏注\u3000宋孫奭音義并疏")
+    assert page.locator("p.byline").count() == 0
+    writers = page.locator("p.writers")
+    assert writers.inner_text() == "著者趙岐（漢，注）孫奭（宋，疏）"
+    assert page.evaluate("() => getComputedStyle(document.querySelectorAll('.writer')[1], '::before').content") == '"・"'
+    box = writers.bounding_box()
+    assert box["height"] < 30   # one line
+    assert tab.axe() == []
+    tab.shot("juan-writers")
