@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, replace
 
 from characters.clusters import clip
+from characters.folding import fold, query_folds
 from reader.anthology_classes import opening_pieces, same_class
 from reader.juan_heads import juan_head
 from reader.juan_labels import JuanLabel, parse_label, short_label
@@ -38,22 +39,30 @@ def named_parts(text: str, juan) -> tuple[str, ...]:
     names none. The whole label as written or as shown (``short_label``: 卷二十八上至卷二十八下) names
     every part; else a part as written names itself, and a label read as a number, part and suffix names
     the parts with the same (a typed label without a part names every part: 卷十 names 卷十上 and 卷十下;
-    a part names its own parts: 卷二十七中 names 卷二十七中之上 and 卷二十七中之下)."""
+    a part names its own parts: 卷二十七中 names 卷二十七中之上 and 卷二十七中之下). A label is typed in
+    any form the folding joins, as a search query is (``characters.folding.query_folds``): 目錄, 目録 and
+    the simplified 目录 name a juan printed 目録; 卷十考证 names 卷十考證."""
     typed = (text or "").strip()
     if not typed:
         return ()
     stored = (juan.label or "").strip()
     parts = tuple(juan.label.split("・")) if juan.label else ("",)
-    if stored and typed in (stored, short_label(stored)):
+    typed_folds = query_folds(typed)
+    if stored and typed_folds & {fold(stored), fold(short_label(stored))}:
         return parts
-    if typed in parts:
-        return (typed,)
-    want = parse_label(typed)
-    if want is None:
-        return ()
+    written = tuple(part for part in parts if part and fold(part) in typed_folds)
+    if written:
+        return written[:1]
+    wants = [want for want in map(parse_label, sorted(typed_folds)) if want is not None]
     return tuple(part for part, have in zip(parts, juan_labels_of(juan))
-                 if have is not None and (have.number, have.head, have.suffix) == (want.number, want.head, want.suffix)
-                 and (not want.part or have.part in (want.part, *(f"{want.part}之{p}" for p in "上中下"))))
+                 if have is not None and any(_names_part(want, have) for want in wants))
+
+
+def _names_part(want: JuanLabel, have: JuanLabel) -> bool:
+    """Whether a typed label read as ``want`` names a printed 卷 read as ``have`` (``named_parts``): the
+    same number, 卷首 and suffix (folded), and ``want``'s part is ``have``'s or holds it."""
+    return ((have.number, have.head, fold(have.suffix)) == (want.number, want.head, fold(want.suffix))
+            and (not want.part or have.part in (want.part, *(f"{want.part}之{p}" for p in "上中下"))))
 
 
 def matching_juans(text: str, juans) -> list:

@@ -68,6 +68,18 @@ def test_a_typed_label_names_the_file():
     assert [j.number for j in matching_juans("卷十下", split)] == [12]
 
 
+def test_a_label_is_typed_in_any_form_the_folding_joins():
+    """楚辭補注 prints its list of contents 目録: 目錄 and the simplified 目录 name it, as a search folds them;
+    卷十考证 names 卷十考證, 卷十下 stays apart from 卷十上."""
+    juans = [FakeJuan(0, "目録"), FakeJuan(1, "卷一"), FakeJuan(11, "卷十上"), FakeJuan(12, "卷十下"),
+             FakeJuan(13, "卷十考證")]
+    for typed in ("目録", "目錄", "目录"):
+        assert [j.number for j in matching_juans(typed, juans)] == [0]
+    assert [j.number for j in matching_juans("卷十考证", juans)] == [13]
+    assert [j.number for j in matching_juans("巻十下", juans)] == [12]
+    assert matching_juans("目彔錄", juans) == []
+
+
 @pytest.fixture
 def kanripo_index(kanripo, settings):
     """The search service answering from the index that holds the Kanripo files and the seed."""
@@ -136,6 +148,20 @@ def test_the_api_takes_the_label(client, kanripo_index):
     bad = client.get("/api/search/", {"q": "大射之儀", "juan": "卷九十"})
     assert bad.status_code == 400
     assert bad.json() == {"juan": ["沒有「卷九十」這一卷 (no juan labelled '卷九十')"]}
+
+
+def test_the_api_and_the_page_fold_a_typed_label(client, kanripo_index):
+    """KR1d0086's front file holds 采輯羣書目, 目錄 and 序: typed 目録 or simplified (目录, 采辑群书目) they name
+    that file on the API and the search page, as the search folds the query; the payloads are the same."""
+    asked = {"q": "韋昭注", "edition": kanripo_index.pk}
+    printed = client.get("/api/search/", {**asked, "juan": "目錄"})
+    assert printed.status_code == 200
+    assert [(h["juan"], h["juan_label"]) for h in printed.json()["results"]] == [(0, "采輯羣書目・目錄・序")]
+    for typed in ("目録", "目录", "采辑群书目"):
+        folded = client.get("/api/search/", {**asked, "juan": typed})
+        assert (folded.status_code, folded.json()) == (200, printed.json())
+    page = client.get("/search/", {**asked, "juan": "目录"})
+    assert page.status_code == 200 and '<a class="where"' in page.content.decode()
 
 
 def test_the_command_takes_the_label(kanripo_index):
