@@ -21,6 +21,8 @@ import orjson
 from django.utils.encoding import smart_str
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from rest_framework.exceptions import ValidationError
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.utils.formatting import dedent
@@ -139,3 +141,25 @@ def view_description(view, html: bool = False) -> str:
         return description
     paragraphs = [" ".join(p.split("\n")) for p in re.split(r"\n\s*\n", description.strip()) if p.strip()]
     return mark_safe("".join("<p>" + _CODE.sub(r"<code>\1</code>", escape(p)) + "</p>" for p in paragraphs))
+
+
+#: The longest ``format`` value a message shows whole.
+SHOWN_FORMAT = 20
+
+
+class FormatNegotiation(DefaultContentNegotiation):
+    """DRF's content negotiation, with a ``?format=`` no renderer of the view writes (``xml``, ``csv``
+    where the view has no CSV) answered by a 400 naming ``format`` and the formats the view has
+    (``{"format": ["format 須為 json、api 之一 (format must be one of 'json', 'api'; not 'xml')"]}``),
+    not DRF's 404, which read as the URL naming nothing."""
+
+    def filter_renderers(self, renderers, format):
+        """The renderers of ``renderers`` that write ``format``; a ``ValidationError`` on ``format`` when
+        none does."""
+        found = [renderer for renderer in renderers if renderer.format == format]
+        if not found:
+            formats = list(dict.fromkeys(renderer.format for renderer in renderers))
+            raise ValidationError({"format": [
+                f"format 須為 {'、'.join(formats)} 之一 (format must be one of "
+                f"{', '.join(map(repr, formats))}; not {format[:SHOWN_FORMAT]!r})"]})
+        return found

@@ -6,7 +6,9 @@ one's own proposals, one's notes); the API's lists read theirs as their paginato
 A page is a whole number from 1 to the last; an empty or absent ``page`` is the first. A whole
 number past the last is answered with a 404 that says so and names the last page (the API's
 ``past_last_message``, the reading pages' ``config.api_errors.PastLastPage``); anything else
-(``0``, ``-1``, ``x``) with a 404 that says pages are numbered from 1. Django's
+(``0``, ``-1``, ``x``) with a 404 that says pages are numbered from 1 on the reading and corrections
+pages, and with a 400 naming ``page`` on the search page and in the API (``search.views.no_page_message``,
+which also reads ``last`` as the API does). Django's
 ``Paginator.get_page`` showed the last page for a page past the end and the first for ``x``, so
 that a reader never learnt the page asked was not there.
 """

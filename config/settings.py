@@ -363,6 +363,8 @@ REST_FRAMEWORK = {
         "api.renderers.BrowsableRenderer",  # DRF's browsable API, with no inline style (the CSP)
     ],
     "UNICODE_JSON": True,
+    # a ?format= no renderer of the view writes is a 400 naming format and those it has, not a 404
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.renderers.FormatNegotiation",
     "VIEW_DESCRIPTION_FUNCTION": "api.renderers.view_description",  # `code` as <code>, not raw backticks
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

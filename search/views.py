@@ -11,7 +11,7 @@ from django.urls import reverse
 from characters.simplified import TRADITIONAL, language_tag
 from config.api_errors import shown
 from config.budget import check
-from config.paging import page_asked, past_last
+from config.paging import SHOWN_DIGITS, page_asked, past_last
 from config.ratelimit import search_wait
 
 from reader.models import Chapter, Edition, Juan, Work
@@ -35,9 +35,9 @@ from .service import (
 )
 
 PAGE_SIZE = 50
-#: A page number that is not a whole number from 1 to the last (a 404, as the API answers it).
-NO_PAGE = ("沒有第「{page}」頁 (no page {page!r}: pages are numbered from 1 to the last, "
-           "the hits / {size} rounded up)")
+#: A page that is no page number (``0``, ``abc``, ``１``): a 400 naming ``page``, in the API's words
+#: (``api.pagination.StandardPagination.invalid_page_number_message``).
+NO_PAGE = "page 須為從 1 起的整數或 last (page must be a whole number from 1, or 'last'; not {page!r})"
 #: A page number past the last (a 404 naming the last page, as the API's ``past_last_message``).
 PAST_LAST = ("沒有第「{page}」頁：已過末頁，末頁為第 {last} 頁 (no page {page!r}: past the last page, {last}, "
              "at {size} hits a page)")
@@ -345,21 +345,23 @@ def page_url(params: list[tuple[str, str]], number: int) -> str:
 
 
 def hits_page(results, number):
-    """Page ``number`` (a query parameter, "" or None for the first) of ``results``' hits,
-    ``PAGE_SIZE`` a page, or None when it is not a whole number from 1 to the last page
-    (``config.paging.page_asked``: a search without hits has its page 1)."""
-    return page_asked(Paginator(results.hits, PAGE_SIZE), number)
+    """Page ``number`` (a query parameter, "" or None for the first, ``last`` for the last, as the API's
+    search reads it) of ``results``' hits, ``PAGE_SIZE`` a page, or None when it is not a whole number
+    from 1 to the last page (``config.paging.page_asked``: a search without hits has its page 1)."""
+    paginator = Paginator(results.hits, PAGE_SIZE)
+    return page_asked(paginator, str(paginator.num_pages) if number == "last" else number)
 
 
-def no_page_message(results, number: str) -> tuple[str, int | None]:
-    """``(message, last)`` for a ``page`` parameter ``number`` that ``hits_page`` found no page
-    for: a whole number past the last page is ``PAST_LAST``, naming the last page (``last``, the
+def no_page_message(results, number: str) -> tuple[str, int | None, int]:
+    """``(message, last, status)`` for a ``page`` parameter ``number`` that ``hits_page`` found no page
+    for: a whole number past the last page is a 404 ``PAST_LAST``, naming the last page (``last``, the
     number of the page to offer instead; the page asked as ``config.paging.past_last`` shows it);
-    anything else (``0``, ``-1``, ``x``) ``NO_PAGE``, with ``last`` None."""
+    anything else (``0``, ``-1``, ``abc``) a 400 ``NO_PAGE`` naming ``page``, with ``last`` None, as the
+    API's search answers them (``api.pagination.StandardPagination.get_page_number``)."""
     last = Paginator(results.hits, PAGE_SIZE).num_pages
     if (shown := past_last(number, last)) is not None:
-        return PAST_LAST.format(page=shown, last=last, size=PAGE_SIZE), last
-    return NO_PAGE.format(page=number, size=PAGE_SIZE), None
+        return PAST_LAST.format(page=shown, last=last, size=PAGE_SIZE), last, 404
+    return NO_PAGE.format(page=number[:SHOWN_DIGITS]), None, 400
 
 
 def not_yet_searched(edition_ids) -> dict | None:
@@ -437,9 +439,8 @@ def search_page(request):
                     context["error"] = f"檢索過於頻繁，請 {wait} 秒後再試 (too many searches: try again in {wait} s)"
                     status = 429
                 elif query and (page := hits_page(results := run_search(query), request.GET.get("page"))) is None:
-                    context["error"], last = no_page_message(results, request.GET.get("page"))
+                    context["error"], last, status = no_page_message(results, request.GET.get("page"))
                     context["last_page_url"] = page_url(params, last) if last else ""
-                    status = 404
                 elif query:
                     titles = work_names()
                     link = HitLinks(query)

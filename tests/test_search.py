@@ -158,25 +158,31 @@ def test_the_no_hit_page_speaks_of_several_terms_only_when_there_are(client, see
 
 @pytest.mark.django_db
 def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_juan):
-    """/search/?page=-1 showed the last page (Django's ``get_page``), page=x the first: the page
-    now says there is no such page, with the form; a page past the last says so and names the
-    last page (``?page=999`` said only "pages are numbered from 1 to the last"), as the API does."""
+    """/search/?page=-1 showed the last page (Django's ``get_page``), page=x the first: a page past the
+    last says so and names the last page (a 404), one that is no page number (``-1``, ``abc``, ``２``) is a
+    400 naming ``page``, and ``page=last`` is the last page, as the API answers each (the page gave 404 for
+    ``last`` and ``abc`` while the API took ``last`` and answered 400 for ``abc``)."""
     count = client.get("/api/search/", {"q": "射", "page_size": 50}).json()["count"]
     last = -(-count // 50)
     shown = client.get("/search/", {"q": "射", "page": last}).content.decode()
     assert f"第 {last} / {last} 頁" in shown
-    for bad in ("-1", "0", "x", "２", "+2", str(last + 1), "99999999999999999999"):  # ２ (full-width) was page 2
+    named = client.get("/search/", {"q": "射", "page": "last"})
+    assert named.status_code == 200 and f"第 {last} / {last} 頁" in named.content.decode()
+    assert named.content.decode().count('<tr class="hit">') == count - 50 * (last - 1) == 26
+    api_last = client.get("/api/search/", {"q": "射", "page_size": 50, "page": "last"})
+    assert api_last.status_code == 200 and len(api_last.json()["results"]) == 26
+    for bad in ("-1", "0", "x", "abc", "２", "+2", str(last + 1), "99999999999999999999"):  # ２ (full-width) was page 2
         response = client.get("/search/", {"q": "射", "page": bad})
         page = response.content.decode()
-        assert response.status_code == 404, bad
         past = bad in (str(last + 1), "99999999999999999999")
+        assert response.status_code == (404 if past else 400), bad
         if past:  # says it is past the last page, names the last, and links to it
             assert (f'<p class="error" role="alert">沒有第「{bad}」頁：已過末頁，末頁為第 {last} 頁 (no page &#x27;{bad}&#x27;: '
                     f'past the last page, {last}, at 50 hits a page) <a href="?q=%E5%B0%84&amp;page={last}">到末頁 '
                     f'(go to the last page)</a></p>') in page
         else:
-            assert (f'<p class="error" role="alert">沒有第「{bad}」頁 (no page &#x27;{bad}&#x27;: pages are numbered '
-                    f"from 1 to the last, the hits / 50 rounded up)</p>") in page
+            assert (f'<p class="error" role="alert">page 須為從 1 起的整數或 last (page must be a whole number from 1, '
+                    f"or &#x27;last&#x27;; not &#x27;{bad}&#x27;)</p>") in page
         assert '<tr class="hit">' not in page and 'name="q"' in page
         # the API: a page past the last is a 404 naming the last, one that is no page number a 400 naming ``page``
         api = client.get("/api/search/", {"q": "射", "page_size": 50, "page": bad})
@@ -184,6 +190,9 @@ def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_
         if past:
             assert api.json() == {"detail": f"沒有第「{bad}」頁：已過末頁，末頁為第 {last} 頁 (no page '{bad}': past the "
                                             f"last page, {last}, at 50 a page)"}
+        else:
+            assert api.json() == {"page": [f"page 須為從 1 起的整數或 last (page must be a whole number from 1, or 'last'; "
+                                           f"not '{bad}')"]}
     assert last == 7  # 射: 326 hits
     # a page number of more than 20 digits is shown cut, with leading zeros dropped
     api = client.get("/api/search/", {"q": "射", "page": "000" + "9" * 30}).json()
@@ -193,6 +202,17 @@ def test_a_page_of_hits_that_does_not_exist_is_a_404_as_in_the_api(client, seed_
     assert client.get("/search/", {"q": "射", "page": ""})["Location"] == "/search/?q=%E5%B0%84"
     assert client.get("/search/", {"q": "射", "page": ""}, follow=True).content.decode().count('<tr class="hit">') == 50
     assert client.get("/search/", {"q": "龍鳳", "page": "1"}, follow=True).status_code == 200  # no hits: page 1 says so
+
+
+@pytest.mark.django_db
+def test_a_format_the_api_does_not_write_is_a_400_naming_format(client, seed_juan):
+    """``?format=xml`` was DRF's 404 「not found /api/search/」, as if the URL named nothing: a 400 naming
+    ``format`` and the formats there are (JSON and the browsable API), on a search as on any view."""
+    message = {"format": ["format 須為 json、api 之一 (format must be one of 'json', 'api'; not 'xml')"]}
+    for url, params in (("/api/search/", {"q": "王"}), ("/api/works/", {})):
+        response = client.get(url, {**params, "format": "xml"})
+        assert (response.status_code, response.json()) == (400, message)
+    assert client.get("/api/search/", {"q": "射", "format": "json"}).json()["count"] == 326
 
 
 @pytest.mark.django_db
