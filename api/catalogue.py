@@ -8,8 +8,10 @@ from django.db.models import Count
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
+from rest_framework.exceptions import ValidationError
 
-from catalogue.catalogue import BU, bu_of, classes, get_class, members, shelf_key
+from catalogue.catalogue import BU, bu_of, class_books, classes, get_class, members, shelf_key
+from config.api_errors import bilingual
 from reader.models import Work
 from reader.shelving import UNSORTED, decided_shu
 from search.facets import facet_counts, facet_table, filter_values, search_facet_counts
@@ -69,7 +71,8 @@ class ClassWorks(generics.ListAPIView):
     """The works held in a class (a 類; for a 部, in every 類 of it), paginated, as `/api/works/`
     gives them, those shelved under one 屬 with `?shu=周禮之屬` (the 屬 given, else the one the title
     names, as `/classes/<code>/` groups them), those with none with `?shu=未分屬`; 404 for a code
-    that is not a class of the catalogue. The 屬 a title names: `reader.shelving`."""
+    that is not a class of the catalogue; a `shu` that names none of the class's 屬 (those called after
+    its classics, 周禮之屬, and those its works are shelved under) is a 400 naming `shu` and those there are. The 屬 a title names: `reader.shelving`."""
 
     serializer_class = WorkSerializer
 
@@ -82,6 +85,14 @@ class ClassWorks(generics.ListAPIView):
         if shu := self.request.query_params.get("shu"):
             shelved = decided_shu(works.only("pk", "title", "classification", "shu"))
             wanted = "" if shu == UNSORTED else shu
+            # the 屬 of the class's classics (catalogue.class_books: 周禮之屬 …), those its works are shelved under,
+            # 未分屬: another (shu=foo, which listed nothing) is a 400 naming them
+            books = [f"{book}之屬" for code in codes for book in class_books(code)]
+            names = [*dict.fromkeys(books), *sorted(set(shelved.values()) - {""} - set(books)), UNSORTED]
+            if shu not in names:
+                raise ValidationError({"shu": [bilingual(
+                    f"{cls.code} 沒有「{shu[:20]}」這一屬；可選：{'、'.join(names)}",
+                    f"no 屬 {shu[:20]!r} in {cls.code}; shu is one of: {', '.join(names)}")]})
             works = works.filter(pk__in=[pk for pk, name in shelved.items() if name == wanted])
         return works.in_shelf_order().with_juan_labels()
 

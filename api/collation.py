@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from collation import exports
 from collation.juanlayers import chosen_references, juan_json, why_none
 from collation.parallels import MIN_SPAN, find_parallels, other_works, section_main_text, to_json
-from collation.service import CORRECTED, IMPORTED, collate_juan, empty_witness_message
+from collation.service import CORRECTED, GLYPHS, IMPORTED, collate_juan, empty_witness_message, glyphs_message
 from config.api_errors import bilingual
 from config.converters import whole_number
 from config.downloads import attachment
@@ -60,6 +60,8 @@ def collation_from_request(request, kwargs):
         if whole_number(section) is None:
             raise ValidationError({"section": [bilingual("節須以序數標明：1、2、…", "a section position (1, 2, …)")]})
         positions = [whole_number(section)]
+    if (glyphs := request.query_params.get("glyphs")) not in GLYPHS:
+        raise ValidationError({"glyphs": [bilingual(*glyphs_message(glyphs))]})
     text = request.query_params.get("text") or CORRECTED
     if text not in (CORRECTED, IMPORTED):
         raise ValidationError({"text": [bilingual("text 只能是 corrected（校正本）或 imported（原文）",

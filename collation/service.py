@@ -431,6 +431,17 @@ def empty_witness_message(title: str, others) -> tuple[str, str]:
             f"against all of them: {', '.join(slugs) or 'none'}")
 
 
+#: The values ``glyphs`` takes on a collation, page and API alike: absent or empty (show), ``show`` or
+#: ``hide`` (leave out glyph variants, 異體).
+GLYPHS = (None, "", "show", "hide")
+
+
+def glyphs_message(value: str) -> tuple[str, str]:
+    """``(chinese, english)``: what a collation asked with another ``glyphs`` (``value``: ``foo``) is
+    answered, a 400 naming the parameter and its values on the page and in the API alike."""
+    return ("glyphs 只能是 show（顯示異體）或 hide（略去異體）", f"glyphs is show or hide, not {value[:20]!r}")
+
+
 def collate_juan(base_juan, witness_editions, positions: list[int] | None = None,
                  corrected: bool = True) -> JuanCollation:
     """Collate ``base_juan`` against the corresponding juan of each edition of

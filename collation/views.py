@@ -27,7 +27,7 @@ from .juanlayers import chosen_references, juan_json, notes_in_small_print, refe
 from .parallels import MIN_SPAN, find_parallels, other_works, section_main_text, segments
 from .presentation import omitted_by, piece_views, sigla, varied_heading
 from .quotations import juan_parallels, main_text_chars
-from .service import CORRECTED, IMPORTED, collate_juan, empty_witness_message
+from .service import CORRECTED, GLYPHS, IMPORTED, collate_juan, empty_witness_message, glyphs_message
 
 
 def witnesses_from_request(request, edition) -> tuple[list, list, list[str]]:
@@ -55,9 +55,12 @@ def _collation_page(request, slug, number, positions=None):
             "work": juan.work, "edition": juan.edition, "juan": juan, "chosen": [], "others": others,
             "hide_glyphs": False, "sections": [], "counts": [], "single": False,
             "display": display_from_request(request)[0], "references": references})
-    if unknown:  # a mistyped link: say so, rather than collate against nothing and show no variant
+    if unknown or (glyphs := request.GET.get("glyphs")) not in GLYPHS:
+        # a mistyped link: say so, rather than collate against nothing and show no variant
         names = "、".join(e.slug for e in others) or "無"
-        if any(not w.strip() for w in unknown):  # ?with= names nobody: the parameter is empty
+        if not unknown:  # glyphs=foo: neither show nor hide
+            error = "{} ({})".format(*glyphs_message(glyphs))
+        elif any(not w.strip() for w in unknown):  # ?with= names nobody: the parameter is empty
             error = "{} ({})".format(*empty_witness_message(juan.work.title, others))
         else:
             error = (f"{juan.work.title}沒有「{'、'.join(map(shown, unknown))}」這個版本（可對校：{names}）"

@@ -234,6 +234,12 @@ class TestOnTheThreeWitnesses:
             assert ('<p class="error" role="alert">禮書綱目沒有「KR1d0086-WGY」這個版本（可對校：KR1d0086、KR1d0086-WYG）'
                     ' (not another edition of 禮書綱目: KR1d0086-WGY)</p>') in page
             assert 'class="collation-section"' not in page and "異文統計" not in page
+            # glyphs is show or hide: glyphs=foo was the page showing every variant
+            response = client.get(url, {"with": "KR1d0086", "glyphs": "foo"})
+            assert response.status_code == 400
+            assert ('<p class="error" role="alert">glyphs 只能是 show（顯示異體）或 hide（略去異體） (glyphs is show or '
+                    'hide, not &#x27;foo&#x27;)</p>') in response.content.decode()
+            assert client.get(url, {"with": "KR1d0086", "glyphs": "show"}).status_code == 200
             # an empty ``with`` names nobody: it said 禮書綱目沒有「」這個版本; it is a 400 naming the parameter
             for empty in ("", " ", ["KR1d0086", ""]):
                 response = client.get(url, {"with": empty})
@@ -261,10 +267,12 @@ class TestOnTheThreeWitnesses:
                    "可對校：KR1d0086、KR1d0086-WYG（with is empty: name another edition of 禮書綱目 by its slug or id, "
                    "or leave with out to collate against all of them: KR1d0086, KR1d0086-WYG）") for empty in ("", " ", [wyg.pk, ""])),
                 ({"section": "x"}, "section", "節須以序數標明：1、2、…（a section position (1, 2, …)）"),
-                ({"section": 999}, "section", "本卷沒有第 999 節（no section 999 in this juan）")):
+                ({"section": 999}, "section", "本卷沒有第 999 節（no section 999 in this juan）"),
+                ({"glyphs": "foo"}, "glyphs", "glyphs 只能是 show（顯示異體）或 hide（略去異體）（glyphs is show or hide, "
+                                              "not 'foo'）")):
             response = client.get(base, params)
             assert (response.status_code, response.json()) == (400, {field: [detail]})
-            if field == "with":  # the exports read ``with`` alike
+            if field in ("with", "glyphs"):  # the exports read ``with`` and ``glyphs`` alike
                 response = client.get(base + "csv/", params)
                 assert (response.status_code, response.json()) == (400, {field: [detail]})
         response = client.get("/api/parallels/", {"text": "大射之儀"})

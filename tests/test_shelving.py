@@ -72,6 +72,11 @@ def test_the_class_pages_and_the_api_shelve_every_work_alike(client):
         "KR1d": {"周禮之屬": 20, "儀禮之屬": 21, "禮記之屬": 13, "": 38},
         "KR1e": {"春秋左傳之屬": 6, "春秋公羊傳之屬": 2, "春秋穀梁傳之屬": 2, "": 112},
         "KR1j": {"訓詁之屬": 1, "爾雅之屬": 5, "": 82}}
+    # a 屬 the class does not have is a 400 naming shu and those it has (shu=foo listed no work, a 200)
+    response = client.get("/api/classes/KR1d/works/", {"shu": "foo"})
+    assert (response.status_code, response.json()) == (400, {"shu": [
+        "KR1d 沒有「foo」這一屬；可選：周禮之屬、儀禮之屬、禮記之屬、未分屬（no 屬 'foo' in KR1d; shu is one of: "
+        "周禮之屬, 儀禮之屬, 禮記之屬, 未分屬）"]})
     # the work page names the 屬 the shelf puts it under
     html = client.get("/works/KR1d0003/").content.decode()
     assert '<a href="/classes/KR1d/">禮類</a> › 周禮之屬</p>' in html
