@@ -81,7 +81,8 @@ class CollationView(APIView):
     (異字), `added`/`missing` (衍文/脫文; `gaiji` when it holds a character Unicode lacks, a
     gaiji read as the character Kanripo's gaiji table gives), `unencoded` (缺字: a character
     Unicode lacks that nothing reads as a known one, `&KR1969;` or a bracketed description
-    such as `[門@里]`, which one edition has where the other has nothing; `gaiji` true) or
+    such as `[門@里]`, which one edition has where the other has nothing; `gaiji` true), `illegible`
+    (漫漶: a character unreadable in one edition's source, U+0001, shown 〓, where the other has one) or
     `punctuation`.
 
     The texts collated are each edition's text as read, its readers' accepted corrections

@@ -8,7 +8,8 @@ one juan or section, and by ``collation.parallels`` for parallel passages.
   description of the character's parts in brackets, as Kanripo's transcribers write one
   (``[門@里]``, ``[竺-二+稗]``, ``[孑*(焉-正+?)]``: ``characters.units.DESCRIPTION``; ``[卷四]``
   is text). An ASCII ``?`` is a character the transcription lost (``characters.units``, decision
-  0033): text, not punctuation.
+  0033), and U+0001 the transcription's mark for a character it could not read (shown 〓, decision
+  0102): each is one character of the text, not punctuation.
 * **Alignment** is a longest-common-subsequence alignment (insertions and deletions only,
   so that as many characters as possible are matched; a deletion next to an insertion is one
   substitution site) computed by rapidfuzz (``rapidfuzz.distance.Indel.opcodes``, C++,
@@ -35,6 +36,11 @@ one juan or section, and by ``collation.parallels`` for parallel passages.
                   a bracketed description, ``[門@里]``) where
                   the other has nothing: an edition that cannot write a character
                   drops it, which is no 衍文 or 脫文 (``gaiji`` set)
+  ``illegible``   漫漶: one edition's character is unreadable in its source
+                  (U+0001, shown 〓) where the other has a character: the same
+                  number of characters, each pair alike but for the unreadable
+                  ones; no 異字 (nothing says the two differ) and no 脫文 (the
+                  character is there, only not read)
   ``punctuation`` only punctuation or spacing differs
   ==============  ============================================================
 
@@ -53,11 +59,14 @@ from characters.units import DESCRIPTION
 from characters.variants import read_token, same_character
 from config.budget import check
 
-GLYPH, CHARACTER, ADDED, MISSING, UNENCODED, PUNCTUATION = (
-    "glyph", "character", "added", "missing", "unencoded", "punctuation")
-CLASSES = (GLYPH, CHARACTER, ADDED, MISSING, UNENCODED, PUNCTUATION)
+GLYPH, CHARACTER, ADDED, MISSING, UNENCODED, ILLEGIBLE, PUNCTUATION = (
+    "glyph", "character", "added", "missing", "unencoded", "illegible", "punctuation")
+CLASSES = (GLYPH, CHARACTER, ADDED, MISSING, UNENCODED, ILLEGIBLE, PUNCTUATION)
 ADDED_OR_MISSING = frozenset({ADDED, MISSING})
-CLASS_NAMES = {GLYPH: "異體", CHARACTER: "異字", ADDED: "衍文", MISSING: "脫文", UNENCODED: "缺字", PUNCTUATION: "標點"}
+CLASS_NAMES = {GLYPH: "異體", CHARACTER: "異字", ADDED: "衍文", MISSING: "脫文", UNENCODED: "缺字", ILLEGIBLE: "漫漶",
+               PUNCTUATION: "標點"}
+#: The transcription's mark for a character it could not read (U+0001; pages show it 〓, decision 0102).
+UNREADABLE = "\x01"
 
 ENTITY = re.compile(r"&KR\d+;")
 _TOKEN = re.compile(r"&KR\d+;|" + DESCRIPTION.pattern + "|.", re.S)
@@ -98,8 +107,8 @@ def is_punctuation(text: str) -> bool:
 
 def _mark(token: str) -> bool:
     """Whether a token is punctuation or spacing to collation: ``is_punctuation``, except an
-    ASCII ``?``, a lost character (text of its own)."""
-    return token != "?" and is_punctuation(token)
+    ASCII ``?``, a lost character, and U+0001, an unreadable one (``UNREADABLE``): text of their own."""
+    return token not in ("?", UNREADABLE) and is_punctuation(token)
 
 
 @dataclass(frozen=True)
@@ -138,6 +147,8 @@ def classify(lemma: str, reading: str) -> str:
         return ADDED if not a else MISSING
     if len(a) == len(b) and all(x == y or same_character(x, y) for x, y in zip(a, b)):
         return GLYPH
+    if len(a) == len(b) and all(x == y or same_character(x, y) or UNREADABLE in (x, y) for x, y in zip(a, b)):
+        return ILLEGIBLE
     return CHARACTER
 
 

@@ -33,7 +33,7 @@ variants, and TEI P5 parallel segmentation.
 * **TEI** (https://tei-c.org/release/doc/tei-p5-doc/en/html/TC.html, "parallel
   segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
-  ``<rdg wit="#w1 #w2" type="glyph|character|added|missing|unencoded|punctuation">`` per distinct
+  ``<rdg wit="#w1 #w2" type="glyph|character|added|missing|unencoded|illegible|punctuation">`` per distinct
   reading; notes as inline ``<note type="commentary">`` (a record note's source resolved in
   ``@source``, its tag as written in ``<bibl type="source-tag">``, as the juan's TEI export
   has them), a title the closer does not hold as ``<head>``, labels as ``<label>``, records as

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.test import override_settings
 
-from collation.align import (ADDED, CHARACTER, GLYPH, MISSING, PUNCTUATION, UNENCODED, Site, align, classify, pair,
-                             tokens)
+from collation.align import (ADDED, CHARACTER, CLASS_NAMES, CLASSES, GLYPH, ILLEGIBLE, MISSING, PUNCTUATION, UNENCODED,
+                             Site, align, classify, pair, tokens)
 from collation.presentation import Siglum, sigla
 from collation.service import collate_juan, collate_pieces
 from corrections.workflow import accept, propose
@@ -44,9 +44,19 @@ def test_tokens_keep_entities_whole():
     ("", "&KR0237;", ADDED), ("", "&KR1969;", UNENCODED), ("&KR1969;", "", UNENCODED), ("", "[門@里]", UNENCODED),
     ("[竺-二+稗]", "。", UNENCODED), ("", "從&KR1969;", ADDED), ("之", "[門@里]", CHARACTER), ("", "。", PUNCTUATION), (" ", "\u3000", PUNCTUATION),
     ("也。", "也", PUNCTUATION), ("賓說", "賔説", GLYPH), ("賓於", "賔于", CHARACTER),
+    # U+0001, a character the transcription could not read (shown 〓), is one character: 漫漶 where the
+    # other has one (it was punctuation, so 脫文), a character the other lacks where it has none
+    ("之", "\x01", ILLEGIBLE), ("\x01", "之", ILLEGIBLE), ("賓之", "賔\x01", ILLEGIBLE), ("之乎", "\x01者", CHARACTER),
+    ("之", "?", CHARACTER), ("", "\x01", ADDED), ("\x01", "", MISSING), ("\x01。", "之", ILLEGIBLE),
 ])
 def test_classify(lemma, reading, cls):
     assert classify(lemma, reading) == cls
+
+
+def test_an_unreadable_character_is_aligned_as_one_character():
+    """孟子見梁惠王 with 梁 unreadable in the witness (U+0001): one site, 漫漶, in place, nothing missing."""
+    assert align("孟子見梁惠王。王曰", "孟子見\x01惠王。王曰") == [Site(3, 4, "梁", "\x01", 3, 4, ILLEGIBLE)]
+    assert CLASS_NAMES[ILLEGIBLE] == "漫漶" and CLASSES.index(ILLEGIBLE) == CLASSES.index(PUNCTUATION) - 1
 
 
 def test_align_sites():
@@ -177,7 +187,7 @@ class TestOnTheThreeWitnesses:
         # (KR0237 𥜗 = 襦, KR0221 袒), collated as glyphs (tests/test_collation_classes.py)
         # the WYG's two gaiji with no reading that the seed drops (從豆&KR1969;聲): 缺字, not 衍文
         assert counts == {GLYPH: sum(1 for r in readings if r[4] == GLYPH), CHARACTER: 0, ADDED: 0, MISSING: 0,
-                          UNENCODED: 2, PUNCTUATION: 1}
+                          UNENCODED: 2, ILLEGIBLE: 0, PUNCTUATION: 1}
         assert counts[GLYPH] > 100
         # the gaiji the seed drops, and the characters the WYG prints as gaiji
         assert (4, "note", "", "&KR1969;", UNENCODED, True, False) in readings
@@ -460,6 +470,31 @@ class TestOnTheThreeWitnesses:
         assert [(a.get("type"), r.get("wit"), r.get("type"), [c.tag[len(TEI):] for c in r])
                 for a in div2.iter(TEI + "app") if a.get("type") == "section" for r in a] == [
             ("section", "#w1", MISSING, ["lacunaStart"]), ("section", "#w1", MISSING, ["lacunaEnd"])]
+
+    def test_an_unreadable_character_is_illegible_not_missing(self, witnesses, tmp_path, client):
+        """A copy of KR1d0086-WYG 卷十 whose 之 of 大射之儀 is unreadable (U+0001, the transcription's mark):
+        its reading is 漫漶 (illegible) in the JSON, on the page and in the TEI, not 脫文 (it was read as
+        punctuation, so the 之 was missing)."""
+        seed, kr, wyg = witnesses
+        text = (KANRIPO / "KR1d0086-WYG" / "KR1d0086_012.txt").read_text(encoding="utf-8")
+        folder = tmp_path / "KR1d0086-ILL"
+        folder.mkdir()
+        (folder / "KR1d0086_012.txt").write_text(text.replace("大射之儀", "大射\x01儀", 1), encoding="utf-8")
+        import_file(folder / "KR1d0086_012.txt")
+        base = f"/api/editions/{seed.edition_id}/juans/10/collation/"
+        data = client.get(base, {"with": "KR1d0086-ILL", "section": 1}).json()
+        unread = [v for v in data["sections"][0]["variants"] if any("\x01" in r["text"] for r in v["readings"])]
+        assert unread == [{"piece": 2, "kind": "text", "start": 2, "end": 3, "lemma": "之",
+                           "readings": [{"witness": "KR1d0086-ILL", "text": "\x01", "class": ILLEGIBLE, "gaiji": False,
+                                         "note": False, "section": False, "corrected": False}]}]
+        assert data["counts"]["KR1d0086-ILL"][ILLEGIBLE] == 1 and data["counts"]["KR1d0086-ILL"][MISSING] == 0
+        page = client.get("/works/禮書綱目/juan/10/1/collate/", {"with": "KR1d0086-ILL"}).content.decode()
+        assert '<span class="var var-illegible"><span class="lem">之</span>' in page
+        tei = client.get(base + "tei/", {"with": "KR1d0086-ILL", "section": 1}).content
+        root = ET.fromstring(tei)
+        assert [(r.get("type"), [c.tag[len(TEI):] + ":" + (c.get("reason") or "") for c in r])
+                for a in root.iter(TEI + "app") for r in a.iter(TEI + "rdg") if r.find(TEI + "gap") is not None] == [
+            (ILLEGIBLE, ["gap:illegible"])]
 
     def test_collation_api_under_works_by_slug_reads_the_default_edition(self, witnesses, client):
         # /api/works/<slug>/…/collation/ redirects to the work's id and collates its default edition,
