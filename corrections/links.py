@@ -52,8 +52,28 @@ def clean_link(text: str) -> str:
         _WEB(text)
     except ValidationError:
         raise LinkError(f"「{text}」既非 CBDB 人物編號（cbdb:3767），亦非 http 或 https 網址 (neither a CBDB person ID nor an http or https address)") from None
+    _check_escaped(text)
     _check_deceptive(text)
     return text
+
+
+#: The ASCII characters an address may hold as they are (RFC 3986, 2.2–2.3: unreserved, reserved and
+#: ``%`` of a percent-encoding); any other (``"``, ``<``, ``>``, a space, ``\\``, ``^``, ``` ` ```, ``{``,
+#: ``|``, ``}``) is written percent-encoded. A character past ASCII (中文 in a path) is taken as an
+#: IRI (RFC 3987) holds it, as a browser's address bar shows it.
+URI_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+
+
+def _check_escaped(url: str) -> None:
+    """Raise ``LinkError`` for an http(s) address holding an ASCII character RFC 3986 does not allow
+    unescaped (not in ``URI_CHARACTERS``: ``https://example.com/"><script>`` holds ``"``), naming the
+    first and its percent-encoding: no valid URI holds it, and an annotation's JSON-LD gives the link
+    as its ``source``."""
+    at = next((i for i, ch in enumerate(url) if ch.isascii() and ch not in URI_CHARACTERS), None)
+    if at is not None:
+        ch = url[at]
+        raise LinkError(f"「{url}」第 {at + 1} 字「{ch}」不可直接寫在網址中，請寫作 %{ord(ch):02X} (the link holds {ch!r} at "
+                        f"character {at + 1}, which an address cannot hold as it is: write it %{ord(ch):02X})")
 
 
 def _check_deceptive(url: str) -> None:

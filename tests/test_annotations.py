@@ -119,6 +119,34 @@ def test_a_javascript_link_or_an_unknown_tag_is_refused_with_the_reason(seed_jua
     assert Proposal.objects.count() == 0
 
 
+def test_a_link_holds_only_what_an_address_may_hold_unescaped(seed_juan, people):
+    """``https://example.com/"><script>…`` was taken (escaped on every page, but no URI, and the JSON-LD
+    annotation's ``source``): an ASCII character RFC 3986 does not allow as it is (``"``, ``<``, ``>``, ``{``,
+    ``|``, ``^``, a backquote, a backslash) is refused naming it and its percent-encoding, on the form a 400;
+    the encoded address, a reserved character and 中文 (an IRI) are taken."""
+    with pytest.raises(LinkError, match='^「https://example.com/"><script>alert\\(1\\)</script>」第 21 字「"」不可直接寫在網址中，'
+                                        '請寫作 %22 \\(the link holds \'"\' at character 21, which an address cannot hold as '
+                                        'it is: write it %22\\)$'):
+        clean_link('https://example.com/"><script>alert(1)</script>')
+    for bad, code in (("https://example.com/<b>", "%3C"), ("https://example.com/a>", "%3E"), ("https://example.com/{x}", "%7B"),
+                      ("https://example.com/a|b", "%7C"), ("https://example.com/a^b", "%5E"), ("https://example.com/a`b", "%60"),
+                      ("https://example.com/a\\b", "%5C")):
+        with pytest.raises(LinkError, match=f"write it {code}\\)$"):
+            clean_link(bad)
+    for good in ("https://example.com/%22%3E", "https://example.com/a?b=(1)&c=d;e!f*g+h,i$j'k~l#m@n[0]",
+                 "https://zh.wikisource.org/wiki/儀禮/大射"):
+        assert clean_link(good) == good
+    c = Client()
+    c.force_login(people["contributor"])
+    response = c.post(FORM, {"kind": "annotation", "section": 1, "first": FIRST, "last": FIRST, "replacement": "注",
+                             "reason": "r", "links": 'https://example.com/"><script>alert(1)</script>'})
+    assert response.status_code == 400
+    assert ("第 21 字「&quot;」不可直接寫在網址中，請寫作 %22 (the link holds &#x27;&quot;&#x27; at character 21, which an "
+            "address cannot hold as it is: write it %22)") in response.content.decode()
+    assert "<script>alert(1)" not in response.content.decode()
+    assert Proposal.objects.count() == 0
+
+
 def test_a_link_whose_host_looks_latin_in_another_script_is_shown_in_punycode(client, seed_juan, people):
     """The page shows https://раураӏ.com/ (every letter Cyrillic) as the browsers do,
     https://xn--80aa0cbo65f.com/, and links the address given (``corrections.hosts``)."""
@@ -155,12 +183,12 @@ def test_a_link_that_reads_as_another_site_shows_the_host_it_opens():
 
 def test_scripts_in_an_annotation_its_link_and_its_note_stay_text(client, seed_juan, people):
     p = annotate(people["contributor"], seed_juan, tags=["term"],
-                 links=['https://example.org/"><script>alert(1)</script>'],
+                 links=["https://example.org/?a=1&b='onmouseover=alert(1)"],  # " < > are refused (test above)
                  note="<img src=x onerror=alert(1)>")
     accept(p, people["editor"])
     html = client.get(URL + "1/?layout=horizontal").content.decode()
-    assert "<script>alert(1)" not in html and "<img src=x" not in html
-    assert ('<a class="annotation-link" href="https://example.org/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;" '
+    assert "<img src=x" not in html and "'onmouseover" not in html
+    assert ('<a class="annotation-link" href="https://example.org/?a=1&amp;b=&#x27;onmouseover=alert(1)" '
             'rel="nofollow noopener noreferrer">') in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
     history = client.get(f"/corrections/{p.pk}/").content.decode()
