@@ -14,6 +14,7 @@ import dataclasses
 import difflib
 import re
 
+from characters.gaiji import ILLEGIBLE, PLACEHOLDER
 from reader.importers.loader import juan_to_document, render_source
 from reader.importers.mandoku import render_mandoku
 from reader.models import Edition, Piece
@@ -121,8 +122,10 @@ def _one_line(text: str) -> str:
 def _unbroken(text: str) -> str:
     """``text`` with each run of line breaks (``unseen.LINE_BREAKS``) as one space, other
     spaces (U+3000 in a title) kept: every part of the message stays on its line, so none
-    starts a line that ``git apply`` would read as a diff of another file."""
-    return re.sub(f"[{''.join(sorted(LINE_BREAKS))}]+", " ", text)
+    starts a line that ``git apply`` would read as a diff of another file; an unreadable character
+    (U+0001, ``characters.gaiji.ILLEGIBLE``) as the pages show it, 〓 (``PLACEHOLDER``), for a reader
+    of the message (the diff's lines keep the source's bytes)."""
+    return re.sub(f"[{''.join(sorted(LINE_BREAKS))}]+", " ", text).replace(ILLEGIBLE, PLACEHOLDER)
 
 
 def _no_newline_marks(lines):

@@ -839,6 +839,42 @@ def test_private_notes_and_bookmarks_are_the_readers_own(client, seed_juan, peop
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_patch_summary_shows_an_unreadable_character_as_the_pages_do(tmp_path, search_backend):
+    """A correction of an unreadable character (U+0001, the transcription's mark) read 「\x01」 → 「之」 in the
+    patch's summary, the control written raw: the summary shows it 〓 as the pages do, and the diff's own lines
+    keep the source's bytes (``git apply`` still takes it). KR1d0086-WYG 卷十 with the 之 of 大射之儀 unread."""
+    from .conftest import SHARED
+
+    raw = (SHARED / "corpus" / "kanripo" / "KR1d0086-WYG" / "KR1d0086_012.txt").read_bytes().decode("utf-8")
+    raw = raw.replace("大射之儀", "大射\x01儀", 1)
+    source = tmp_path / "src" / "KR1d0086-ILL" / "KR1d0086_012.txt"
+    source.parent.mkdir(parents=True)
+    source.write_bytes(raw.encode("utf-8"))
+    juan = import_file(source).juan
+    piece = next(p for p in Piece.objects.filter(section__juan=juan).order_by("section__position", "position")
+                 if "\x01" in p.text)
+    at = piece.text.index("\x01")
+    p = propose(account("cx", "contributor"), juan, kind="text", section=piece.section.position, piece=piece.position,
+                start=at, end=at + 1, replacement="之", reason="他本作之")
+    accept(p, account("ex", "editor"))
+    patch = Client().get(f"/corrections/patch/{juan.edition.slug}.diff").content.decode("utf-8")
+    head, diff = patch.split("\n--- a/", 1)
+    assert head == (f"Corrections to {juan.edition.slug} (1)\n\n* {juan.source_name}, section {piece.section.position}: "
+                    f"「〓」 → 「之」 (#{p.pk}, proposed by cx, accepted by ex)\n  reason: 他本作之\n")
+    line = next(line for line in raw.split("\n") if "大射\x01儀" in line)
+    assert [d for d in diff.split("\n") if d[:1] in ("-", "+") and not d.startswith(("--", "++"))] == [
+        "-" + line, "+" + line.replace("大射\x01儀", "大射之儀")]
+    work = tmp_path / "work"
+    (work / juan.source_name).parent.mkdir(parents=True, exist_ok=True)
+    (work / juan.source_name).write_bytes(raw.encode("utf-8"))
+    (work / "fix.diff").write_text(patch, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=work, check=True)
+    run = subprocess.run(["git", "apply", "fix.diff"], cwd=work, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert (work / juan.source_name).read_bytes().decode("utf-8") == raw.replace("大射\x01儀", "大射之儀", 1)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_patch_of_a_kanripo_file_applies_with_git_apply_and_keeps_its_line_breaks(tmp_path, search_backend):
     from .conftest import SHARED
 
