@@ -29,6 +29,14 @@ Sources (how each marks its classic):
   numbering and punctuation dropped.
 * 儀禮 (``yili``): the 四部叢刊 edition with 鄭氏注 KR1d0026 (kanripo), the full-size text of
   every line but the title lines (…卷第N…).
+* 儀禮, a second text (``yili.judou``): 儀禮鄭註句讀 KR1d0038 (kanripo, WYG), 卷一 to 卷十七
+  (files 001–017), the full-size text of the lines printed flush (indentation 0) but the title
+  line 欽定四庫全書, and of 喪服's 傳, printed one step in from its 傳曰: the classic is printed
+  flush with 鄭注 and 張爾岐's remarks in small print after it, and the 篇 titles, the 右…
+  closers of his sections, his 記… labels and the byline are indented (``judou``).
+  ``run_on_notes`` reads 儀禮經傳通解 by it, which the layer check measures against the 四部叢刊
+  儀禮 (KR1d0026), as the 注疏 step reads a 儀禮注疏 by ``yili``, which a 注疏 checked against
+  儀禮鄭註句讀 is independent of.
 
 The references of the other five are built from an edition other than the one the layer
 check (``manage.py check_layers --shared``) measures them against, so that the check's
@@ -500,6 +508,23 @@ def sbck(folder: Path, pattern: str) -> tuple[list[str], list[str]]:
     return [f.name for f in files], texts
 
 
+def judou(folder: Path) -> tuple[list[str], list[str]]:
+    """儀禮鄭註句讀 (KR1d0038): the full-size text of each line printed flush in 卷一 to 卷十七
+    (files 001–017), the title line 欽定四庫全書 left out, and of the lines of 喪服's 傳 (子夏's), printed
+    one step in from a line opening 傳曰 (or 𫝊曰) on; 篇 titles, 右… closers, 張爾岐's 記… labels
+    and the byline are indented otherwise and left out."""
+    files = [folder / f"KR1d0038_{n:03d}.txt" for n in range(1, 18)]
+    texts = []
+    for f in files:
+        keep, zhuan = [], False
+        for indent, text, _ in body_lines(f):
+            zhuan = indent == 1 and (zhuan or text.startswith(("傳曰", "𫝊曰")))
+            if (indent == 0 and text != "欽定四庫全書") or zhuan:
+                keep.append(text)
+        texts.append(clean("".join(keep)))
+    return [f.name for f in files], texts
+
+
 #: A heading or title line of 大易集義粹言: 欽定四庫全書, …卷N, 上經, 繫辭上傳, 序卦傳.
 JIYI_HEAD = re.compile(r"^(欽定四庫全書|.*卷[一二三四五六七八九十百]+.*|[上下]經|.{0,6}傳[上下]?)$")
 
@@ -654,6 +679,9 @@ def main() -> None:
     write("zhouli", "周禮", "周禮 (tls 白文)", "KR1d0001", commit_of(c, "KR1d0001"), files, texts)
     files, texts = sbck(c / "kanripo" / "KR1d0026", "KR1d0026_*.txt")
     write("yili", "儀禮", "儀禮 鄭氏注 (四部叢刊), full-size text", "KR1d0026", commit_of(c, "KR1d0026"), files, texts)
+    files, texts = judou(c / "kanripo" / "KR1d0038")
+    write("yili.judou", "儀禮 (a second text, read by run_on_notes)", "儀禮鄭註句讀 (WYG), the full-size text printed flush",
+          "KR1d0038", commit_of(c, "KR1d0038"), files, texts)
     jing = c / "kanripo-jingbu"
     files, texts = jiyi(jing / "KR1a0139")
     write("yi", "周易 (經, 彖, 象 and 文言 in 王弼's order; 繫辭, 說卦, 序卦, 雜卦)",

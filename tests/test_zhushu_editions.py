@@ -416,7 +416,7 @@ def test_shipped_classics_name_their_source_and_licence_and_load_once():
 
     for book, folder in [("shu", "KR1b0046"), ("shi", "KR1c0044"), ("chunqiu", "KR1e0001"), ("zuozhuan", "KR1e0001"),
                          ("gongyang", "KR1e0094"), ("guliang", "KR1e0094"), ("yi", "KR1a0139"), ("zhouli", "KR1d0001"),
-                         ("yili", "KR1d0026"), ("xiaojing", "KR1f0012"), ("mengzi", "KR1h0001"), ("lunyu", "KR1h0043")]:
+                         ("yili", "KR1d0026"), ("yili.judou", "KR1d0038"), ("xiaojing", "KR1f0012"), ("mengzi", "KR1h0001"), ("lunyu", "KR1h0043")]:
         head = [line for line in (classics.CLASSICS_DIR / f"{book}.txt").read_text(encoding="utf-8").splitlines()
                 if line.startswith("#")]
         assert f"Kanripo {folder} (https://github.com/kanripo/{folder})" in head[1]

@@ -103,6 +103,7 @@ from .layer_writers import name_layer_writers
 from .poem_prefaces import on_preface
 from .quoted_subcommentary import quoted_subcommentary
 from .glossed_phrases import own_gloss_at
+from .run_on_notes import run_on_notes
 from .unbracketed_notes import unbracketed_notes
 from .indented import commentary_name, indent_layers
 from .marked_blocks import marked_blocks
@@ -323,7 +324,8 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
                 section.paragraphs[k], carry, titles = _notes(para, profile, carry, flip, titles)
             section.records = _notes(section.records, profile, None, flip)[0]
     profile = book
-    unbracketed_notes(doc, profile)  # 儀禮經傳通解's small print left unbracketed: 疏曰…¶(…), 今按…¶(…), readings
+    if unbracketed_notes(doc, profile):  # 儀禮經傳通解's small print left unbracketed: 疏曰…¶(…), 今按…¶(…)
+        run_on_notes(doc, profile)  # …and in such a juan a note's end run on to the next line, by the classic
     quoted_subcommentary(doc, profile)  # 儀禮經傳通解's (疏曰…): the 疏 quoted among the 注
     collected_notes_editors(doc, profile)  # 六臣: the notes no formula signs, the editors' 音 and 校記
     name_layer_writers(doc)  # a 注疏 or 單疏本 edition: each layer's writer (鄭注: 鄭玄)
