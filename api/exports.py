@@ -50,7 +50,7 @@ from reader.importers.loader import juan_to_document, render_source
 from reader.juan_heads import BYLINE, juan_end, juan_head
 from reader.juan_labels import short_label
 from reader.models import Chapter, Juan, Piece, Section
-from reader.people import byline_pieces, cited_people, section_people
+from reader.people import byline_pieces, cited_people, section_people, work_people
 from reader.pieces import NOTE_HOLDING_KINDS, is_classic
 from reader.reading import chapter_views
 from reader.tei_characters import append_text, attr, char_decl, declared_codes
@@ -402,8 +402,7 @@ def _source_desc(file_desc: ET.Element, work, author: str, edition=None, juans=(
     ``reader.citation.juan_file``: the number its URL carries, decision 0045). Without an
     edition: the work's title and collection."""
     bibl = _sub(_sub(file_desc, "sourceDesc"), "bibl")
-    if author:
-        _sub(bibl, "author", author)
+    _authors(bibl, work, edition)
     _sub(bibl, "title", work.title)
     if edition is None:
         if work.collection:
@@ -415,6 +414,37 @@ def _source_desc(file_desc: ET.Element, work, author: str, edition=None, juans=(
     files = [f for f in map(juan_file, juans) if f] if len(juans) == 1 else []
     for file in files:
         _sub(bibl, "idno", file, type="kanripo-file")
+
+
+#: The licence of a Kanripo text (docs: the corpus's SOURCES.md, "licensed CC BY-SA 4.0 by its maintainers").
+KANRIPO_LICENCE = ("https://creativecommons.org/licenses/by-sa/4.0/",
+                   "The Kanseki Repository (github.com/kanripo) text, licensed by its maintainers under the Creative "
+                   "Commons Attribution-ShareAlike 4.0 International licence (CC BY-SA 4.0).")
+
+
+def _availability(publication: ET.Element, edition=None) -> ET.Element:
+    """``<availability>`` of the export: a Kanripo edition's (``edition.kanripo_id``) under
+    ``KANRIPO_LICENCE`` (``status="restricted"``, ``<licence target>``); any other source's
+    ``status="unknown"``, saying that it states no licence here (the Siku plain text, 殆知閣)."""
+    if edition is not None and edition.kanripo_id:
+        availability = _sub(publication, "availability", status="restricted")
+        _sub(availability, "licence", KANRIPO_LICENCE[1], target=KANRIPO_LICENCE[0])
+    else:
+        availability = _sub(publication, "availability", status="unknown")
+        _sub(availability, "p", "No licence is recorded for this source.")
+    return availability
+
+
+def _authors(title_stmt: ET.Element, work, edition=None) -> None:
+    """One ``<author>`` per person of the work (``reader.people.work_people``): ``@role`` his
+    role (注, 疏, 撰), ``<roleName type="dynasty">`` his dynasty, ``<persName>`` his name
+    (``等`` after one who led others): ``<author role="注"><roleName type="dynasty">漢</roleName>
+    <persName>趙岐</persName></author>``."""
+    for person in work_people(work, edition):
+        element = _sub(title_stmt, "author", **({"role": person["role"]} if person.get("role") else {}))
+        if person.get("dynasty"):
+            _sub(element, "roleName", person["dynasty"], type="dynasty")
+        _sub(element, "persName", person["name"] + ("等" if person.get("and_others") else ""))
 
 
 def _header(work, codes: set[str], commentators: list[tuple[str, tuple[str, ...]]] = (), edition=None,
@@ -433,8 +463,7 @@ def _header(work, codes: set[str], commentators: list[tuple[str, tuple[str, ...]
     title_stmt = _sub(file_desc, "titleStmt")
     _sub(title_stmt, "title", work.title)
     author = cited_people(work, edition)
-    if author:
-        _sub(title_stmt, "author", author)
+    _authors(title_stmt, work, edition)
     for who, names in commentators:
         resp = _sub(title_stmt, "respStmt", **{"{%s}id" % XML_NS: commentator_id(who)})
         for name in dict.fromkeys(name or "注" for name in names):
@@ -445,7 +474,9 @@ def _header(work, codes: set[str], commentators: list[tuple[str, tuple[str, ...]
         _sub(resp, "resp", "校正 (corrections and annotations accepted by the site's editors)")
         _sub(resp, "name", who)
     publication = _sub(file_desc, "publicationStmt")
-    _sub(publication, "p", "Exported by 經注閱讀 from the stored text, unchanged." if not readers else
+    _sub(publication, "publisher", "經注閱讀")
+    availability = _availability(publication, edition)
+    _sub(availability, "p", "Exported by 經注閱讀 from the stored text, unchanged." if not readers else
          "Exported by 經注閱讀 from the stored text, with readers' accepted corrections, each a <choice> of the "
          "text as imported (<sic>) and as corrected (<corr>), and their public annotations (<note "
          "type=\"annotation\">).")

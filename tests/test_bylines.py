@@ -130,11 +130,15 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
         f"{section} {host}/works/禮書綱目/juan/10/2/", f"{section} {host}/works/禮書綱目/juan/10/2/",
         f"〔清〕江永《禮書綱目》卷十〈大射儀〉（欽定四庫全書・純文字本） {host}/works/禮書綱目/juan/10/", f"{section} {host}/works/禮書綱目/juan/10/2/")
     # The TEI export's <author>s (the title statement's and the source's) name the same people as the citations.
-    for edition, number, author in ((zhouli.edition, 1, people), (lishu.edition, 12, "〔清〕江永"),
-                                    (seed_juan.edition, 10, "〔清〕江永")):
+    for edition, number, author in ((zhouli.edition, 1, people), (lishu.edition, 12, "〔清〕江永撰"),
+                                    (seed_juan.edition, 10, "〔清〕江永撰")):
         tei = client.get(f"/api/editions/{edition.pk}/juans/{number}/export/tei/").content.decode()
-        assert re.findall(r"<author>(.*?)</author>", tei) == [author, author]
-        assert re.search(r"<sourceDesc><bibl><author>(.*?)</author>", tei).group(1) == author
+        # one <author> per person: his role, dynasty (roleName) and name (persName), in both places
+        authors = re.findall(r'<author role="([^"]*)"><roleName type="dynasty">([^<]*)</roleName><persName>([^<]*)</persName></author>', tei)
+        assert "".join(f"〔{d}〕{n}{r}" for r, d, n in authors) == 2 * author.replace("\u3000", ""), authors
+        assert re.search(r"<sourceDesc><bibl><author ", tei)
+        assert ('<availability status="restricted"><licence target="https://creativecommons.org/licenses/by-sa/4.0/">'
+                in tei) == bool(edition.kanripo_id)
 
 
 REFERENCES = SHARED / "corpus" / "kanripo-references"
