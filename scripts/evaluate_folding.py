@@ -249,6 +249,30 @@ def _own_habit(work: str, held: script_search_eval.HeldOut, paths: list[Path], p
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def _counts_without(corpus: Path, works):
+    """Inside the block, the reading table is the shipped one with the counts of ``works`` (one
+    folder or several, relative to ``corpus``) taken out (``build_reading_context.without_work``);
+    yields the number of rows left. The shipped table is read again after it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        left = build_reading_context.without_work(corpus, works, Path(tmp) / "context.tsv.gz")
+        readings.reload(Path(tmp) / "context.tsv.gz")
+        simplified._decided_key.cache_clear()
+        try:
+            yield left
+        finally:
+            readings.reload(readings.CONTEXT_PATH)
+            simplified._decided_key.cache_clear()
+
+
+def _score(args, work: str, same: dict, same_word: set[frozenset]) -> script_search_eval.HeldOut:
+    """``work`` (a folder of ``args.corpus``) made simplified and scored (``score_held_out``), read with
+    its edition's own habit where ``same`` names one."""
+    with same_text.read_with(same[work], args.habit) if work in same else contextlib.nullcontext():
+        return script_search_eval.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
+                                                 examples=args.examples)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--draft", action="store_true", help="print a draft of the labelled set (see above)")
@@ -318,17 +342,9 @@ def main(argv=None) -> int:
               + _wrong_by(d) + (_by_pair(d, same_word) if args.by_pair else ""))
     for work in build_reading_context.HELD_OUT:
         others = SAME_TEXT.get(work, ())
-        with tempfile.TemporaryDirectory() as tmp:
-            if others:   # the library's other editions of its text: their counts are taken out too
-                left = build_reading_context.without_work(args.corpus, others, Path(tmp) / "context.tsv.gz")
-                readings.reload(Path(tmp) / "context.tsv.gz")
-                simplified._decided_key.cache_clear()
-            with same_text.read_with(same[work], args.habit) if work in same else contextlib.nullcontext():
-                held = script_search_eval.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
-                                                 examples=args.examples)
-        if others:
-            readings.reload(readings.CONTEXT_PATH)
-            simplified._decided_key.cache_clear()
+        # the library's other editions of its text: their counts are taken out too
+        with _counts_without(args.corpus, others) if others else contextlib.nullcontext() as left:
+            held = _score(args, work, same, same_word)
         d = held.direction
         print(f"script-aware search, held out: {work} ({held.places} characters, {held.unlabelled} of them a 俗字 of "
               f"several characters, unlabelled; left out of the reading counts"
@@ -343,15 +359,8 @@ def main(argv=None) -> int:
         for pair in args.own_habit:
             print(_own_habit(work, held, sorted((args.corpus / work).glob("*.txt")), pair))
     for work in args.tuning:
-        with tempfile.TemporaryDirectory() as tmp:
-            left = build_reading_context.without_work(args.corpus, work, Path(tmp) / "context.tsv.gz")
-            readings.reload(Path(tmp) / "context.tsv.gz")
-            simplified._decided_key.cache_clear()
-            with same_text.read_with(same[work], args.habit) if work in same else contextlib.nullcontext():
-                held = script_search_eval.score_held_out(sorted((args.corpus / work).glob("*.txt")), same_word,
-                                                 examples=args.examples)
-        readings.reload(readings.CONTEXT_PATH)
-        simplified._decided_key.cache_clear()
+        with _counts_without(args.corpus, work) as left:
+            held = _score(args, work, same, same_word)
         d = held.direction
         print(f"script-aware search, tuning set: {work} ({held.places} characters, {held.unlabelled} unlabelled; "
               f"its own counts taken out of "
