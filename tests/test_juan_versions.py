@@ -29,6 +29,18 @@ def engine(request, settings, tmp_path):
     return get_search_backend()
 
 
+def edit_a_note_while_the_index_is_locked(engine) -> Juan:
+    """The seed imported, then 「校記」 put before a note of its first section while another
+    writer holds the index: committed, its reindex timed out. Returns the juan."""
+    import_file(SEED)
+    juan = Juan.objects.get()
+    note = Piece.objects.get(section__juan=juan, section__position=1, kind="note", position=3)
+    with engine._writer_lock():
+        note.text = "校記" + note.text
+        note.save()
+    return juan
+
+
 def count(backend, q="鵠"):
     return backend.search(SearchQuery(q)).count
 
@@ -54,12 +66,7 @@ def test_an_update_interrupted_by_a_busy_index_is_repaired_by_the_next_import(en
 
 @pytest.mark.django_db(transaction=True)
 def test_an_edit_not_indexed_is_repaired_by_the_next_write_of_another_juan(engine):
-    import_file(SEED)
-    juan = Juan.objects.get()
-    note = Piece.objects.get(section__juan=juan, section__position=1, kind="note", position=3)
-    with engine._writer_lock():
-        note.text = "校記" + note.text
-        note.save()  # committed; its reindex times out
+    juan = edit_a_note_while_the_index_is_locked(engine)
     assert count(engine, "校記") == 0
     other = SEED.read_text(encoding="utf-8").replace("禮書綱目卷十", "禮書綱目卷十一")
     path = SEED.parent.parent / "var" / "test-juan11.txt"
@@ -218,12 +225,7 @@ def test_requests_answer_from_the_index_as_it_is_while_the_start_up_repair_holds
 def test_a_search_says_which_editions_the_index_does_not_hold_yet(engine, client):
     """A search answered while a juan waits for its reindex says so, naming the edition,
     rather than a bare 沒有找到 (a new user searched a book imported minutes before)."""
-    import_file(SEED)
-    juan = Juan.objects.get()
-    note = Piece.objects.get(section__juan=juan, section__position=1, kind="note", position=3)
-    with engine._writer_lock():
-        note.text = "校記" + note.text
-        note.save()  # committed; its reindex times out
+    juan = edit_a_note_while_the_index_is_locked(engine)
     behind = ('<p class="index-behind" role="status">尚有 1 卷已入庫而未編入索引，此次檢索不含其文字：'
               f'{juan.edition}。索引寫成後即可檢索 (not yet indexed: their text is not searched yet)。</p>')
     page = client.get("/search/", {"q": "校記"}).content.decode()
