@@ -61,7 +61,9 @@ def test_every_note_of_the_books_one_commentator_is_labelled_alike(db):
     assert (stored.count(), set(stored.values_list("commentator", "layer_name"))) == (477, {("楊倞", "注")})
     client = Client()
     page = client.get("/works/KR3a0002/juan/1/", {"notes": "inline", "layout": "horizontal"}).content.decode()
-    assert "〔周〕荀況撰　〔唐〕楊倞注" in page  # the byline names him, above the text
+    # the printed byline, then its people, name him above the text
+    assert ('<p class="writers"><span class="writers-label">著者</span><span class="writer">荀況<span class="writer-facts">'
+            '（周，撰）</span></span><span class="writer">楊倞<span class="writer-facts">（唐，注）</span></span></p>') in page
     assert TAG.findall(page) == []  # was ['楊倞'] × 4: the first note of each of the juan's 4 sections
     notes = notes_of(page)
     # each printed note labelled once (a note's parts, filed in two columns, go on in one voice)

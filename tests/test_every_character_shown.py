@@ -79,7 +79,9 @@ def test_a_later_printed_juans_head_and_end_titles_are_not_left_out():
 @pytest.mark.parametrize("folder,expected", [
     ("kanripo", 27),
     ("kanripo-jingbu", 1069),
-    ("kanripo-commentary", 1930),
+    # 楚辭補注 卷九's 「()　楚詞」: the category printed after its heading's note is the chapter's (shown in
+    # its heading), but the printed head rebuilt from the layout (chapter_around) does not yet give it
+    ("kanripo-commentary", 1932),
     ("kanripo-references", 275),
 ])
 def test_what_every_folder_still_leaves_out(folder, expected):

@@ -412,7 +412,7 @@ def test_char_json_as_the_reading_docs_ask_for_it(client, db):
     assert response.json() == {
         "char": "个", "codepoint": "U+4E2A", "name": "CJK UNIFIED IDEOGRAPH-4E2A", "found": True,
         "mandarin": ["gè"], "other_readings": ["gàn"], "definition": "numerary adjunct, piece; single",
-        "standard": ["个"], "traditional": ["個"], "simplified": [], "variants": ["箇"], "see": None,
+        "standard": ["个"], "traditional": ["个", "個", "箇"], "simplified": [], "variants": ["箇"], "see": None,
         "readings": [{"reading": "gè", "form": "个", "source": "kMandarin"},
                      {"reading": "gàn", "form": "个", "source": "kHanyuPinyin"}],
         "searched_together": [], "relations": {"箇": ["unihan"]}, "placeholder": "",

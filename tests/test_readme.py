@@ -24,7 +24,7 @@ def test_every_management_command_of_the_readme_sets_django_debug():
     import_texts …`` without ``DJANGO_DEBUG=true``: copied as written, it only printed
     "DJANGO_DEBUG is off and DJANGO_SECRET_KEY is not set"."""
     commands = [c for c in _commands((BASE_DIR / "README.md").read_text(encoding="utf-8")) if "manage.py " in c]
-    assert [c.split("manage.py ")[1].split()[0] for c in commands] == ["import_texts", "runserver", "import_texts",
+    assert [c.split("manage.py ")[1].split()[0] for c in commands] == ["import_texts", "import_texts", "runserver", "import_texts",
                                                                        "create_account"]
     assert [c for c in commands if not re.match(r"DJANGO_DEBUG=true \.venv/bin/python manage\.py ", c)] == []
 
