@@ -38,7 +38,7 @@ from characters.readings import REACH, decide, in_play
 __all__ = ["TRADITIONAL", "SIMPLIFIED", "MIXED", "SCRIPTS", "SCRIPT_CHOICES", "readings", "is_ambiguous",
            "reading_key", "form_keys", "reading_of_key", "key_reading", "reading_keys", "decide_keys", "neighbour_alternatives",
            "ScriptCount", "count_script", "detect_script", "SCRIPT_SUBTAGS", "language_tag", "SIMPLIFIED_PATH", "text_keys", "query_keys",
-           "written_apart", "traditional_forms", "simplified_forms", "reads_as"]
+           "written_apart", "traditional_forms", "simplified_forms", "simplified_spellings", "reads_as"]
 
 SIMPLIFIED_PATH = Path(__file__).resolve().parent / "data" / "simplified.tsv"
 #: Forms a traditional edition writes as a variant of one of the characters they may stand for
@@ -248,6 +248,20 @@ def _apart() -> dict[str, str]:
         if kept:
             out[ch] = "".join(sorted(kept, key=ord))
     return out
+
+
+def simplified_spellings(word: str, limit: int = 64) -> list[str]:
+    """The ways an edition in simplified characters may write ``word`` (traditional) that the
+    folding does not read as it: each character written as itself or as a simplified form that
+    may stand for it (``simplified_forms``) where that form does not fold to it (广 for 廣: 广 is
+    a character of its own too; 谧 for 謐 is folded already, so only 谧's ``fold`` reads it), every
+    combination but ``word`` itself, in order of the forms' code points: ``徐廣曰`` ->
+    ``["徐广曰"]``, ``後漢書`` -> ``["后漢書"]``, ``皇甫謐曰`` -> ``[]``. At most ``limit``."""
+    options = [[ch] + [f for f in simplified_forms(ch) if fold_char(f) != fold_char(ch)] for ch in word]
+    out = [""]
+    for opts in options:
+        out = [w + o for w in out for o in opts][:limit + 1]
+    return [w for w in out if w != word][:limit]
 
 
 def written_apart(ch: str) -> str:

@@ -10,8 +10,11 @@ never converted).
 """
 from __future__ import annotations
 
+import json
+import tempfile
 import threading
 from dataclasses import dataclass, replace
+from pathlib import Path
 from urllib.parse import urlencode
 
 import opencc
@@ -19,7 +22,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.encoding import escape_uri_path
 
 from characters.folding import fold_variants
-from characters.simplified import SIMPLIFIED, language_tag
+from characters.simplified import SIMPLIFIED, SIMPLIFIED_PATH, language_tag
 from reader.importers.document import CLASSIC, COMMENTARY, LAYERS, READINGS, SUBCOMMENTARY
 from reader.pieces import LAYER_NAMES, NOTE_KINDS, NOTE_LAYERS
 
@@ -346,19 +349,65 @@ _converter = None
 _converter_lock = threading.Lock()
 
 
+#: Phrases the simplified display writes otherwise than OpenCC's ``t2s`` (徵招 stays 徵招: 徵 as the note
+#: zhǐ is 徵 in the simplified script), ``PHRASE<TAB>SIMPLIFIED<TAB>WHERE``, ``#`` lines comments.
+T2S_PHRASES_PATH = SIMPLIFIED_PATH.with_name("t2s_phrases.tsv")
+
+
+def read_t2s_phrases(path: Path = T2S_PHRASES_PATH) -> dict[str, str]:
+    """``{phrase: its simplified form}`` of ``path`` (``T2S_PHRASES_PATH``); ``ValueError`` naming the
+    file and line for a line that is not ``PHRASE<TAB>SIMPLIFIED<TAB>WHERE`` with the two as long."""
+    out = {}
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3 or not fields[0] or len(fields[0]) != len(fields[1]):
+            raise ValueError(f"{path}:{lineno}: expected PHRASE<TAB>SIMPLIFIED<TAB>WHERE, got {line!r}")
+        out[fields[0]] = fields[1]
+    return out
+
+
+def _t2s_with_phrases() -> opencc.OpenCC:
+    """OpenCC's ``t2s`` with the phrases of ``T2S_PHRASES_PATH`` read first, as OpenCC takes phrases of
+    one's own: a configuration (the package's ``t2s.json``) whose dictionary group opens with a text
+    dictionary. The configuration names the package's dictionaries by their paths and is written, with
+    the text dictionary, to a temporary directory that OpenCC reads once. Plain ``t2s`` where the
+    package ships no ``t2s.json`` beside its dictionaries."""
+    share = Path(opencc.__file__).resolve().parent / "clib" / "share" / "opencc"
+    if not (share / "t2s.json").is_file():
+        return opencc.OpenCC("t2s")
+    config = json.loads((share / "t2s.json").read_text(encoding="utf-8"))
+
+    def located(node):
+        if isinstance(node, dict):
+            return {k: (str(share / v) if k == "file" else located(v)) for k, v in node.items()}
+        return [located(v) for v in node] if isinstance(node, list) else node
+
+    config = located(config)
+    with tempfile.TemporaryDirectory() as tmp:
+        phrases = Path(tmp) / "phrases.txt"
+        phrases.write_text("".join(f"{k}\t{v}\n" for k, v in read_t2s_phrases().items()), encoding="utf-8")
+        config["conversion_chain"][0]["dict"]["dicts"].insert(0, {"type": "text", "file": str(phrases)})
+        path = Path(tmp) / "t2s.json"
+        path.write_text(json.dumps(config, ensure_ascii=False), encoding="utf-8")
+        return opencc.OpenCC(str(path))
+
+
 def _opencc():
     global _converter
     if _converter is None:
         with _converter_lock:
             if _converter is None:
-                _converter = opencc.OpenCC("t2s")
+                _converter = _t2s_with_phrases()
     return _converter
 
 
 def _t2s(text: str) -> str:
     """``text`` in simplified characters: each variant first written as its 正字
     (``characters.folding.fold_variants``: 懐 → 懷, so that OpenCC, which knows the standard
-    forms only, gives 怀; 恵 惠, 娯 娱, 鼈 鳖, 䘮 丧), then OpenCC ``t2s``. Same length as
+    forms only, gives 怀; 恵 惠, 娯 娱, 鼈 鳖, 䘮 丧), then OpenCC ``t2s`` with the project's phrases
+    (``T2S_PHRASES_PATH``: 徵招 stays 徵招). Same length as
     ``text`` unless OpenCC changes it (a phrase of its dictionary)."""
     return _opencc().convert(fold_variants(text))
 

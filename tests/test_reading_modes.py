@@ -490,6 +490,18 @@ def test_simplified_display_shows_a_variant_as_its_standard_forms_simplification
     assert simplify_segments([("梁恵", False), ("王", True)]) == [("梁惠", False), ("王", True)]
 
 
+def test_simplified_display_keeps_zhi_the_note_as_the_simplified_script_writes_it():
+    """徵 as the note zhǐ stays 徵 in the simplified script (通用规范汉字表); OpenCC's t2s wrote 孟子's
+    「蓋徵招角招是也」 蓋征招, not knowing the phrase. The project's phrases (characters/data/t2s_phrases.tsv)
+    are read before OpenCC's own, through an OpenCC configuration: 徵招, 清徵, 徵角 stay; 徵 elsewhere is
+    征; a phrase across two highlight segments is read whole."""
+    assert display.read_t2s_phrases() == {"徵招": "徵招", "清徵": "清徵", "徵角": "徵角"}
+    assert to_simplified("蓋徵招角招是也") == "盖徵招角招是也"
+    assert to_simplified("師曠奏清徵") == "师旷奏清徵" and to_simplified("右徵角左宮羽") == "右徵角左宫羽"
+    assert to_simplified("徵兵徵召象徵宮商角徵羽") == "征兵征召象征宫商角徵羽"
+    assert simplify_segments([("蓋徵", True), ("招", False)]) == [("盖徵", True), ("招", False)]
+
+
 def test_vertical_notes_keep_a_gaiji_whole_and_show_its_placeholder():
     from types import SimpleNamespace
 

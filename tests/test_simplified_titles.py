@@ -66,3 +66,55 @@ def test_a_simplified_edition_shows_its_script_class_and_notes_writers(client, t
     assert "史部</a> › <a" in page and "正史類" in page and "字體：簡體 (simplified)" in page
     writers = list(Piece.objects.filter(section__juan=juan, layer="commentary").values_list("commentator", flat=True))
     assert writers == ["譙周", "皇甫謐", "皇甫謐", "班固", "應劭", "王肅", "裴駰"]
+
+
+#: 史記集解 卷一 (KR2a0002_001.txt lines 13-15 and 149-150) as OpenCC's t2s writes it: 徐廣 is 徐广, and
+#: 馬融's note has an ordinary 广 (广大).
+SIMPLIFIED_XU_GUANG = """# -*- mode: mandoku-view; -*-
+#+TITLE: 史记集解
+#+PROPERTY: ID KR2a0002
+#+PROPERTY: JUAN 卷一
+　史记集解卷一¶
+　　　　　　　　　　　　　宋　裴骃　撰¶
+五帝本纪第一¶
+黄帝者(徐广曰/号有熊)少典之子姓公孙(谯周曰有熊国君少/典之子也皇甫谧曰)¶
+(有熊今河南/新郑是也)名曰轩辕生而神灵弱而能言幼而徇齐¶
+(徐广曰墨子曰年逾十五则聪明心虑无不徇/通矣骃案徇疾齐速也言圣徳幼而疾速也)长而敦¶
+(于方岳之下其间四年四/方诸侯分来朝于京师也)徧告以言明试以功车服以¶
+庸肇十有二州决川(马融曰禹平水上置九州舜以冀/州之北广大分置并州燕齐辽逺)¶
+"""
+
+
+def test_a_simplified_editions_formula_is_read_as_the_book_prints_it():
+    """徐广曰 is 徐廣's formula in a simplified juan (广 is a character of its own, which the folding keeps
+    apart from 廣, but a simplified edition writes 廣 so); 广 elsewhere (马融's 广大) opens nobody's part,
+    and a traditional juan's 广 stays 广."""
+    doc = parse_mandoku(SIMPLIFIED_XU_GUANG, "KR2a0002_001.txt")
+    notes = [(p.commentator, p.text) for s in doc.sections for p in s.pieces if p.layer == "commentary"]
+    assert notes == [
+        ("徐廣", "徐广曰号有熊"), ("譙周", "谯周曰有熊国君少典之子也"), ("皇甫謐", "皇甫谧曰有熊今河南新郑是也"),
+        ("徐廣", "徐广曰墨子曰年逾十五则聪明心虑无不徇通矣"), ("裴駰", "骃案徇疾齐速也言圣徳幼而疾速也"),
+        ("裴駰", "于方岳之下其间四年四方诸侯分来朝于京师也"),
+        ("馬融", "马融曰禹平水上置九州舜以冀州之北广大分置并州燕齐辽逺")]
+    profile = profile_for(doc)
+    assert profile.formulas["徐广曰"] == profile.formulas["徐廣曰"] and "广" not in "".join(
+        f for f in profile.formulas if f != "徐广曰")
+    # the traditional juan (the same lines as Kanripo prints them): no simplified spelling of a formula
+    traditional = parse_mandoku(TRADITIONAL_XU_GUANG, "KR2a0002_001.txt")
+    assert "徐广曰" not in profile_for(traditional).formulas
+    assert [(p.commentator, p.text[:4]) for s in traditional.sections for p in s.pieces if p.layer == "commentary"] \
+        == [("徐廣", "徐廣曰號"), ("譙周", "譙周曰有"), ("皇甫謐", "皇甫謐曰"), ("徐廣", "徐廣曰墨"), ("裴駰", "駰案徇疾")]
+
+
+#: The first three lines of ``SIMPLIFIED_XU_GUANG`` as Kanripo prints them (KR2a0002_001.txt lines 13-15).
+TRADITIONAL_XU_GUANG = """# -*- mode: mandoku-view; -*-
+#+TITLE: 史記集解
+#+PROPERTY: ID KR2a0002
+#+PROPERTY: JUAN 卷一
+　史記集解卷一¶
+　　　　　　　　　　　　　宋　裴駰　撰¶
+五帝本紀第一¶
+黄帝者(徐廣曰/號有熊)少典之子姓公孫(譙周曰有熊國君少/典之子也皇甫謐曰)¶
+(有熊今河南/新鄭是也)名曰軒轅生而神靈弱而能言幼而徇齊¶
+(徐廣曰墨子曰年踰十五則聰明心慮無不徇/通矣駰案徇疾齊速也言聖徳幼而疾速也)長而敦¶
+"""

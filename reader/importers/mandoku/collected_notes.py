@@ -31,7 +31,7 @@ from ..document import COMMENTARY, NOTE, JuanDocument, PieceDoc
 from .author_notes import misprinted_formula
 from .commentators import split_note
 from .piece_splits import split_piece
-from .profiles import COLLECTED_NOTES, Profile, book_title
+from .profiles import COLLECTED_NOTES, Profile, book_title, written_formulas
 from .voices import Voice
 
 
@@ -43,6 +43,7 @@ def split_collected_notes(doc: JuanDocument) -> int:
     profile = COLLECTED_NOTES.get(book_title(doc))
     if profile is None or profile.default is None:
         return 0
+    profile = written_formulas(profile, doc)  # 孔曰 as a simplified edition writes it
     collector = profile.default.commentator
     voices = {v.commentator: v for v in profile.formulas.values()}
     quoted = 0

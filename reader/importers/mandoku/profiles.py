@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from characters.folding import fold
-from characters.simplified import reads_as
+from characters.simplified import TRADITIONAL, count_script, detect_script, reads_as, simplified_spellings
 
 from ...quoted_names import WENXUAN_NAMES
 from ..document import COMMENTARY, EDITORIAL, READINGS, SUBCOMMENTARY, JuanDocument
@@ -163,7 +163,29 @@ def book_title(doc: JuanDocument) -> str:
     return title_key(doc.work_title or "")
 
 
+def written_formulas(profile: Profile, doc: JuanDocument) -> Profile:
+    """``profile`` with, where ``doc``'s text is in simplified or mixed characters
+    (``characters.simplified.detect_script`` of its pieces), each formula also as such an edition may
+    write it that the folding does not read as it (``characters.simplified.simplified_spellings``:
+    徐广曰 for 徐廣曰, 广 being a character of its own that the folding keeps apart from 廣), in the same
+    voice. Only the whole formula is read so (广 elsewhere stays 广). ``profile`` itself for a
+    traditional juan, or one with no formulas."""
+    if not profile.formulas:
+        return profile
+    text = "".join(p.text for section in doc.sections for p in section.pieces)
+    if detect_script(count_script(text)) == TRADITIONAL:
+        return profile
+    added = {w: v for f, v in profile.formulas.items() for w in simplified_spellings(f) if w not in profile.formulas}
+    return replace(profile, formulas={**profile.formulas, **added}) if added else profile
+
+
 def profile_for(doc: JuanDocument) -> Profile:
+    """The profile of ``doc``'s book (``_book_profile``), its formulas as ``doc``'s script writes them
+    (``written_formulas``)."""
+    return written_formulas(_book_profile(doc), doc)
+
+
+def _book_profile(doc: JuanDocument) -> Profile:
     """The profile of ``doc``'s book, by its work title (``Profile.titles``); for any other
     book the profile its note writers give (``appended.book_people``: the catalogue's people
     of the work, else its byline's; in a book titled a commentary, ``appended.compiler_notes``,
@@ -259,5 +281,5 @@ def one_authors_book(doc: JuanDocument) -> bool:
     indented too) says otherwise, nor its title: a 單疏本 (``edition_forms.subcommentary_title``:
     春秋正義) prints the 疏 alone, no classic to comment on (the file of 春秋正義 卷三十 goes on
     with 胡安國's 春秋傳 卷三十, its 傳 indented: his, not 孔穎達's; ``bound_books`` reads it)."""
-    return (len(doc.bylines) == 1 and not layout_decided(doc) and profile_for(doc).default is None
+    return (len(doc.bylines) == 1 and not layout_decided(doc) and _book_profile(doc).default is None
             and not subcommentary_title(book_title(doc)))
