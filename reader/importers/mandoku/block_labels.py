@@ -52,12 +52,28 @@ def _cell(para, k: int) -> bool:
     return words.startswith(IDEO_SPACE) and bool(words.strip(IDEO_SPACE))
 
 
+def _next_cell(para, k: int) -> bool:
+    """Whether ``para[k]`` follows the NOTE before it on the same printed line, set apart from it by a
+    space: the second cell of a row, as ``_cell`` is the first. A list printed in two columns
+    (舊唐書 經籍志, KR2a0026_047: ``老子二卷(老子撰)　　　　　老子二卷(河上公注)``, the same title under
+    each of its commentators) sets its second entry a space after the first one's note; a block's label
+    follows the note before it with no space (``本義(…)程傳(…)``) or opens a printed line."""
+    words = para[k].text
+    spaces = len(words) - len(words.lstrip(IDEO_SPACE))
+    if not k or not spaces or para[k - 1].kind != NOTE:
+        return False
+    before = para[k - 1]
+    seam = [raw for offset, raw in before.layout if offset >= len(before.text)] + \
+        [raw for offset, raw in para[k].layout if offset <= spaces]
+    return not any(PILCROW in raw or "\n" in raw for raw in seam)
+
+
 def _block_opening(para, k: int) -> bool:
     """Whether ``para[k]`` is TEXT that opens a block: a NOTE right after it, and the paragraph's
     first piece or a NOTE right before it (the block before ends where this one begins); a
-    table's cell (``_cell``) opens none."""
+    table's cell (``_cell``, ``_next_cell``) opens none."""
     return para[k].kind == TEXT and k + 1 < len(para) and para[k + 1].kind == NOTE \
-        and (k == 0 or para[k - 1].kind == NOTE) and not _cell(para, k)
+        and (k == 0 or para[k - 1].kind == NOTE) and not _cell(para, k) and not _next_cell(para, k)
 
 
 def block_words(doc: JuanDocument, printed: frozenset[str], least: int) -> frozenset[str]:

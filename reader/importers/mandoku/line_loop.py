@@ -31,6 +31,7 @@ from .lines import (
 )
 from .smallprint import TOKEN, TOKEN_TLS, StrayMarkup, continues, full_line, hangs_on, runs_on, scan_line
 from .kaozheng import JUAN_IN_TITLE, KAOZHENG_TITLE, spaced_entries, unmarked_parts
+from .offices import right_office
 from .printed_juans import at_printed_head, inner_heads
 from .flush_heads import flush_chapter, flush_heading, second_half
 from .divisions import (NOTED_ZHANG, fold_heading_words, follows_last, glossed_heading, heading_tail, next_heading,
@@ -360,9 +361,11 @@ class LineLoop:
             # (not a line of a contents list: 後漢書 目録's ``右司𨽻`` closes a group of its entries)
             # A 右 line closes what its chapter printed above it: at the head of a file, a part or a
             # chapter, with nothing above it to close, it is text of its chapter (世説新語校語's first
-            # line 「　　右世說三十六篇世所傳釐爲十卷…」, 董弅's 題 on the book, KR3l0002_001).
+            # line 「　　右世說三十六篇世所傳釐爲十卷…」, 董弅's 題 on the book, KR3l0002_001). 右 and an office
+            # of a 左右 pair name a man (``offices``: 綱目's 目 「　右正言何若指…」 under its 綱).
             if indent and not self.header.tls and indent != line_indent and i not in entries and (
-                    stripped.startswith("右") or (ji_mode and stripped.startswith("記"))) and closes_above(units):
+                    stripped.startswith("右") or (ji_mode and stripped.startswith("記"))) and closes_above(units) \
+                    and not right_office(stripped):
                 closer_m = CLOSER.match(stripped)
                 is_closer = bool(closer_m) and (stripped.startswith("右") or bool(JI_CLOSER.fullmatch(stripped)))
             line_indent = indent

@@ -34,6 +34,7 @@ from .bound_books import read_bound_books
 from .cuts import place_size_cuts
 from .commentators import assign_commentators
 from .chronicle_spans import chronicle_spans
+from .table_figures import table_figures
 from .collected_notes import split_collected_notes
 from .column_order import column_evidence
 from .profiles import layout_decided, one_authors_book, profile_for
@@ -202,7 +203,7 @@ class _Parser(LineLoop):
         indented = not self.header.tls and one_authors_book(doc) and indented_commentary(units)  # 吳園周易解
         said = said_marker(doc.bylines) if not self.header.tls and not layout_decided(doc) else ""
         said = said if said_units(units, said) else ""  # 黄石公素書: 「　　註曰…」 under each sentence
-        printed_labels = recurring_labels(units, BLOCK_LABEL)  # 御纂周易折中's 本義, 程傳, 集説
+        printed_labels = recurring_labels(units, BLOCK_LABEL, rows=False)  # 御纂周易折中's 本義, 程傳, 集説
         join_split_labels(units, printed_labels)  # 本義(…)程¶傳(…): 程傳, one label
         # 　　宣公¶　　集說(…): the 公's line, then the block's label; 　　秋八月螽¶　　胡傳(…): the 經, then the label
         part_glued_labels(units, printed_labels, jing_sentence(doc.work_title or ""))
@@ -250,6 +251,7 @@ class _Parser(LineLoop):
         profile = profile_for(doc)  # the book's commentators, from its title and bylines: read once
         unsure = assign_commentators(doc, profile, indented)
         chronicle_spans(doc)  # 資治通鑑's 周紀一(起著雍攝提格…凡三十五年…): the span 司馬光's, the rest 胡三省's
+        table_figures(doc)  # 新五代史 司天考's 晨見　一十七　三(三十七): the figure's fraction 歐陽修's, not 徐無黨's
         split_collected_notes(doc)  # 論語注疏's 集解: 孔曰… 孔安國's part, the rest 何晏's
         if collected:  # each block the editors' collection, each quoted man's words his part
             collected_layers(doc)

@@ -313,15 +313,24 @@ RECURRING_LABEL = 3
 BLOCK_LABEL = 6
 
 
-def recurring_labels(units: list[Unit], least: int = RECURRING_LABEL) -> frozenset[str]:
+def recurring_labels(units: list[Unit], least: int = RECURRING_LABEL, rows: bool = True) -> frozenset[str]:
     """The words that open ``least`` or more paragraphs of one line of text then its note in
-    ``units`` (a juan): block labels (集說, 附錄), never a piece's title."""
+    ``units`` (a juan): block labels (集說, 附錄), never a piece's title. With ``rows`` False, not the
+    first cell of a row whose next cell follows the note after a space either (a list in two columns,
+    舊唐書 經籍志's ``老子二卷(老子撰)　　　　　老子二卷(河上公注)``: no block's label, ``block_labels._next_cell``)."""
     counts: dict[str, int] = {}
     for u in units:
-        if u.kind == "para" and len(u.pieces) > 1 and u.pieces[0].kind == TEXT and u.pieces[1].kind == NOTE:
+        if u.kind == "para" and len(u.pieces) > 1 and u.pieces[0].kind == TEXT and u.pieces[1].kind == NOTE and (
+                rows or not (len(u.pieces) > 2 and u.pieces[2].kind == TEXT
+                             and _spaced_words("".join(u.pieces[2].chunks)))):
             text = "".join(u.pieces[0].chunks)
             counts[text] = counts.get(text, 0) + 1
     return frozenset(t for t, n in counts.items() if n >= least)
+
+
+def _spaced_words(words: str) -> bool:
+    """Whether ``words`` (a text piece after a note) opens with a space and holds words after it."""
+    return words.startswith(IDEO_SPACE) and bool(words.strip(IDEO_SPACE))
 
 
 def poem_titles(sections: list[SectionDoc], chunks: list[list[int]], run: list[Unit],
