@@ -67,7 +67,7 @@ from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response
 from django.utils.http import MAX_URL_REDIRECT_LENGTH, urlencode
-from rest_framework.exceptions import NotAcceptable
+from rest_framework.exceptions import NotAcceptable, ValidationError
 from rest_framework.renderers import JSONRenderer
 
 from config.cacheable import view_pairs
@@ -290,7 +290,8 @@ def api_rendering(request, view) -> str | None:
     """What of ``Accept`` (and ``?format=``) an answer of the API view ``view`` depends on:
     the renderer DRF's content negotiation picks for the request, with the indent it gives a
     JSON answer (the only parameter of the accepted media type the renderers read); None when
-    none is acceptable (a 406 or 404, never kept). ``Accept: application/json, x/1``, ``x/2`` …
+    none is acceptable (a 406, a 404, or the 400 of a ``?format=`` the view does not write,
+    ``api.renderers.FormatNegotiation``: the view answers it, never kept). ``Accept: application/json, x/1``, ``x/2`` …
     each had the answer built afresh and kept, as ``?x=1`` had. A path that resolves to no
     DRF view: the header as sent."""
     cls = getattr(view, "cls", None)
@@ -300,7 +301,7 @@ def api_rendering(request, view) -> str | None:
     negotiation, renderers = _negotiation(cls)
     try:
         renderer, media_type = negotiation.select_renderer(asked, renderers)
-    except (NotAcceptable, Http404):
+    except (NotAcceptable, Http404, ValidationError):
         return None
     if isinstance(renderer, JSONRenderer):
         return f"{type(renderer).__name__}:{renderer.get_indent(media_type, {})}"

@@ -1,6 +1,7 @@
 """The page cache (pages/caching.py): repeat requests are served without a query, and no
 change to the texts or the index ever serves a stale page."""
 import json
+from urllib.parse import urlencode
 
 import pytest
 from django.core.cache import caches
@@ -365,6 +366,24 @@ def test_an_api_answer_is_kept_by_the_parameters_its_view_reads(client, seed_jua
     assert built == [10]  # rendered once
     assert client.get(url, {"format": "json"}).content == first.content
     assert built == [10, 10]  # a parameter the view reads has an entry of its own
+
+
+def test_a_format_the_api_does_not_write_is_a_400_with_the_cache_on(client, seed_juan, page_cache):
+    """With the page cache on (the default), ``?format=xml`` (or ``csv``, ``JSON``, or ``json``
+    then ``xml``) raised the negotiation's ValidationError while the cache made its key, outside
+    any view: a 500 on /api/search/ and /api/works/. It is the view's 400 naming ``format``, never
+    kept; ``json`` is kept as before."""
+    for url, params in (("/api/search/", {"q": "王"}), ("/api/works/", {}),
+                        (f"/api/works/{seed_juan.work_id}/", {})):
+        for value, shown in (("xml", "'xml'"), ("csv", "'csv'"), ("JSON", "'JSON'")):
+            response = client.get(url, {**params, "format": value})
+            assert (response.status_code, response.json()) == (400, {"format": [
+                f"format 須為 json、api 之一 (format must be one of 'json', 'api'; not {shown})"]}), (url, value)
+        response = client.get(url, QUERY_STRING=urlencode([("format", "json"), ("format", "xml"), *params.items()]))
+        assert response.status_code == 400, url
+    assert len(page_cache._cache) == 0
+    assert client.get("/api/search/", {"q": "射", "format": "json"}).json()["count"] == 326
+    assert len(page_cache._cache) == 1
 
 
 def test_an_api_list_links_only_the_parameters_its_view_reads(client, seed_juan, page_cache):
