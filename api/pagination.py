@@ -17,6 +17,17 @@ def one_paging_value(request, names=PAGING) -> None:
         raise ValidationError({name: [message] for name, message in repeated.items()})
 
 
+def read_params(request) -> list[tuple[str, str]]:
+    """The ``(name, value)`` pairs of ``request``'s query string that its view reads, as it reads
+    them (``config.cacheable.view_pairs``), for the links an answer holds to other pages and
+    searches; every pair for a view the page cache does not keep. The page cache keeps one answer
+    for ``?q=射&x=1``, ``?q=射&q=射`` and ``?q=射``, whose links must not carry the first one's ``x``."""
+    params = [(name, value) for name, values in request.GET.lists() for value in values]
+    view = getattr(request.resolver_match, "func", None)
+    read = view_pairs(view, params) if getattr(view, "cached_page", False) else None
+    return params if read is None else read
+
+
 class StandardPagination(PageNumberPagination):
     """``?page=N`` and ``?page_size=M`` (a whole number from 1 to 200); 20 per page by default.
     A ``page_size`` outside that range or not a whole number (-1, 0, abc, 10**9) is a 400 that
@@ -91,14 +102,7 @@ class StandardPagination(PageNumberPagination):
     def _link(self, number: int | None) -> str | None:
         if number is None:
             return None
-        params = [(name, value) for name, values in self.request.GET.lists() for value in values]
-        # Only what the view reads, as it reads it (``config.cacheable.view_pairs``): the page cache
-        # keeps one answer for ``?q=射&x=1``, ``?q=射&q=射`` and ``?q=射``, whose links must not
-        # carry the first one's ``x``.
-        view = getattr(self.request.resolver_match, "func", None)
-        read = view_pairs(view, params) if getattr(view, "cached_page", False) else None
-        params = params if read is None else read
-        params = [(name, value) for name, value in params if name != self.page_query_param]
+        params = [(name, value) for name, value in read_params(self.request) if name != self.page_query_param]
         if number != 1:
             params.append((self.page_query_param, str(number)))
         url = self.request.build_absolute_uri(self.request.path)

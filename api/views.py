@@ -46,7 +46,7 @@ from .parameters import EDITION_ID, JUAN_N, KIND, POSITION, SEARCH_PARAMETERS, W
 from .catalogue import class_distribution, search_facets
 from .distribution import kept_juan_rows
 from .throttling import ApiExportThrottle, ApiSearchThrottle
-from .pagination import StandardPagination, WholeListPagination, one_paging_value
+from .pagination import StandardPagination, WholeListPagination, one_paging_value, read_params
 from .serializers import (
     EditionDetailSerializer, HitSerializer, PieceSerializer, WorkDetailSerializer, WorkSerializer, juan_structure,
     section_structure, work_head,
@@ -270,7 +270,7 @@ def emptied_by(request, results) -> dict | None:
     filter. None when the search found hits or has neither filter nor ``exact``."""
     if results.count:
         return None
-    params = [(k, v) for k, values in request.query_params.lists() for v in values]
+    params = read_params(request)  # its links carry no parameter of another client's (``read_params``)
     chips = form_filters(params, []) + active_filters(params)
     found = without_filters(params, chips)
     folded = folded_hits(params)
@@ -352,7 +352,8 @@ class SearchView(APIView):
         response.data["distribution"] = {"juans": rows}
         response.data["hints"] = hints = query_hints(query, results)
         # each suggested query as a link: this search with it (the other parameters kept) and its page
-        kept = [(k, v) for k, values in request.GET.lists() if k not in ("page", "q") for v in values]
+        # (only the parameters the view reads: the page cache serves this answer to ?q=…&x=1 and ?q=… alike)
+        kept = [(k, v) for k, v in read_params(request) if k not in ("page", "q")]
         for s in hints["suggestions"]:
             params = urlencode(kept + [("q", s["query"])])
             s["url"] = request.build_absolute_uri(f"{reverse('api:search')}?{params}")

@@ -368,6 +368,26 @@ def test_an_api_answer_is_kept_by_the_parameters_its_view_reads(client, seed_jua
     assert built == [10, 10]  # a parameter the view reads has an entry of its own
 
 
+def test_an_api_search_links_its_hints_and_filters_with_only_the_parameters_it_reads(client, seed_juan, page_cache):
+    """The answer kept for ``?q=万&x=EVIL`` is served for ``?q=万``: its respelling's links
+    (``hints.suggestions[].url``/``page_url``) and a search emptied by its filters' links
+    (``unfiltered``) carried the first client's ``utm_source=EVIL"x`` to every later one. They
+    hold only what the view reads, as the next page's link does."""
+    evil = {"utm_source": 'EVIL"x', "x": "1"}
+    first = client.get("/api/search/", {"q": "万", **evil})
+    again = client.get("/api/search/", {"q": "万"})
+    assert again.content == first.content and len(page_cache._cache) == 1
+    [suggestion] = first.json()["hints"]["suggestions"]
+    assert (suggestion["query"], suggestion["url"], suggestion["page_url"]) == (
+        "萬", "http://testserver/api/search/?q=%E8%90%AC", "http://testserver/search/?q=%E8%90%AC")
+    first = client.get("/api/search/", {"q": "射", "layer": "疏", **evil})
+    again = client.get("/api/search/", {"q": "射", "layer": "疏"})
+    assert again.content == first.content and len(page_cache._cache) == 2
+    unfiltered = first.json()["unfiltered"]
+    assert unfiltered["all"] == {"count": 326, "url": "http://testserver/api/search/?q=%E5%B0%84"}
+    assert [each["url"] for each in unfiltered["each"]] == ["http://testserver/api/search/?q=%E5%B0%84"]
+
+
 def test_a_format_the_api_does_not_write_is_a_400_with_the_cache_on(client, seed_juan, page_cache):
     """With the page cache on (the default), ``?format=xml`` (or ``csv``, ``JSON``, or ``json``
     then ``xml``) raised the negotiation's ValidationError while the cache made its key, outside
