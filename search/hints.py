@@ -34,7 +34,7 @@ from characters.simplified import written_apart
 from characters.units import DESCRIPTION
 
 from .matching import FOLDED, READ, SIMPLE
-from .query import ParsedQuery
+from .query import QUOTES, ParsedQuery
 
 _STAR = re.compile("[*＊]")
 _NOT = ("NOT", "not", "Not")
@@ -166,7 +166,8 @@ def respellings(text: str) -> list[Suggestion]:
 
 
 #: What makes a query other than a string of the text: a space (terms, OR, NEAR/n, an exclusion),
-#: a quote, a wildcard (``?``, ``？``, ``〓``). ``respellings`` says the books write a respelled query
+#: a quote of any form the query reads (``search.query.QUOTES``: ``"`` 「」 “” ＂ 『』), a wildcard
+#: (``?``, ``？``, ``〓``). ``respellings`` says the books write a respelled query
 #: only where it has none of them: ``万取 NEAR/3 千焉`` is offered as a query that finds hits, never
 #: as 「書中有作「萬取 NEAR/3 千焉」者」, which no book prints.
-_NOT_PRINTED = re.compile(r'[\s"?？〓]')
+_NOT_PRINTED = re.compile(r"[\s?？〓" + re.escape("".join(sorted(QUOTES.keys() | QUOTES.values()))) + "]")

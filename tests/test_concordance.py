@@ -213,13 +213,15 @@ def test_a_respelled_query_with_operators_is_no_claim_of_what_the_books_print():
     """Breaker: 孟子注疏 卷一 and q=万取 NEAR/3 千焉 were offered 萬取 NEAR/3 千焉 (6 hits) with
     「書中有作「萬取 NEAR/3 千焉」者」 ("the books write 萬取 NEAR/3 千焉"), and 万取千焉 OR 乙乙乙 with the books
     writing 乙乙乙 too. A respelling with operators, quotes or wildcards says that it finds hits; only a
-    plain string says the books write it."""
+    plain string says the books write it. Quotes are any the query reads: 「万取千焉」 said
+    「書中有作「「萬取千焉」」者」 (the books write 「萬取千焉」)."""
     from search.hints import respellings
 
     assert [(s.query, s.message) for s in respellings("公樂作而後 NEAR/3 就物")] == [(
         "公樂作而后 NEAR/3 就物", "繁體本中「後」與「后」各為一字，檢索分開；改作「公樂作而后 NEAR/3 就物」即有所獲（traditional "
         "editions keep 後 and 后 apart, and so does search; searched as 公樂作而后 NEAR/3 就物, the query finds hits）")]
-    for query in ("公樂作而後就物 OR 乙乙乙", "公樂作而後就物 -王", "公?作而後就物", "公〓作而後就物", '"公樂作而後就物"'):
+    for query in ("公樂作而後就物 OR 乙乙乙", "公樂作而後就物 -王", "公?作而後就物", "公〓作而後就物", '"公樂作而後就物"',
+                  "「公樂作而後就物」", "“公樂作而後就物”", "『公樂作而後就物』", "＂公樂作而後就物＂"):
         assert [s.message.split("；")[1] for s in respellings(query)] == [
             f"改作「{query.replace('後', '后')}」即有所獲（traditional editions keep 後 and 后 apart, and so does search; "
             f"searched as {query.replace('後', '后')}, the query finds hits）"], query
