@@ -113,8 +113,11 @@ class CharEntry:
     @property
     def related(self) -> list[str]:
         """The ``variants`` that search keeps apart from the character (a table relates
-        them, ``characters.folding`` does not fold them: 太 beside 大)."""
-        return [c for c in self.variants if c not in self.searched_together]
+        them, ``characters.folding`` does not fold them: 太 beside 大), but its simplified and
+        traditional forms, which the page lists as such (个's 箇 is one of its 繁體, 沈's 沉 its
+        簡體: no 相關字 beside it)."""
+        scripts = set(self.simplified) | set(self.traditional)
+        return [c for c in self.variants if c not in self.searched_together and c not in scripts]
 
     @property
     def variants_searched_together(self) -> list[str]:

@@ -3,6 +3,7 @@ and variants come from the folding table's decided classes and from Unihan, chec
 1,000 most frequent characters of the shared corpus."""
 import bz2
 import unicodedata
+from urllib.parse import quote
 
 import pytest
 
@@ -213,6 +214,17 @@ def test_simplified_and_traditional_forms_come_from_the_data_search_reads_by(cli
     for ch in sorted(counts, key=lambda c: -counts[c])[:100]:
         e = lookup(ch)
         scripts = set(e.simplified) | set(e.traditional)
-        if scripts & set(e.variants_searched_together) or set(e.simplified) & set(e.traditional):
+        if scripts & set(e.variants_searched_together + e.related) or set(e.simplified) & set(e.traditional):
             doubled.append(ch)
     assert doubled == []
+
+
+def test_a_simplified_or_traditional_form_is_no_related_character_beside_it(client, db):
+    """/chars/个/ listed 箇 under 繁體 and again under 相關字 (「異體字表所列，檢索時分開」, search keeps
+    it apart), and /chars/沈/ 沉 under 簡體 and 相關字: the 相關字 list leaves out the forms listed
+    as 簡體 or 繁體, as the 異體 list does."""
+    assert (lookup("个").traditional, lookup("个").related) == (["个", "個", "箇"], [])
+    assert (lookup("沈").simplified, lookup("沈").related) == (["沉"], ["𣲽", "湛", "邥"])
+    for ch, form in (("个", "箇"), ("沈", "沉")):
+        html = client.get(f"/chars/{ch}/", {"format": "html"}).content.decode()
+        assert html.count(f'href="/chars/{quote(form)}/"') == 1, ch
