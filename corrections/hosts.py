@@ -115,5 +115,8 @@ def shown_url(url: str) -> str:
              for label in labels]
     if shown == labels:
         return url
-    netloc = ".".join(shown) + (f":{parts.port}" if parts.port is not None else "")
+    # the port as written (``parts.port`` raises ValueError for one past 65535, which a link
+    # stored before ``links.clean_link`` refused it may hold)
+    _host, colon, port = parts.netloc.rpartition("]")[2].rpartition(":")
+    netloc = ".".join(shown) + (f":{port}" if colon and port else "")
     return urlunsplit(parts._replace(netloc=netloc))

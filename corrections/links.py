@@ -53,8 +53,18 @@ def clean_link(text: str) -> str:
     except ValidationError:
         raise LinkError(f"「{text}」既非 CBDB 人物編號（cbdb:3767），亦非 http 或 https 網址 (neither a CBDB person ID nor an http or https address)") from None
     _check_escaped(text)
+    _check_port(text)
     _check_deceptive(text)
     return text
+
+
+def _check_port(url: str) -> None:
+    """Raise ``LinkError`` for an http(s) address whose port is past 65535 (RFC 6335: ports are
+    16-bit; ``https://example.com:99999/``, which ``URLValidator`` takes: no browser opens it)."""
+    try:
+        urlsplit(url).port
+    except ValueError:
+        raise LinkError(f"「{url}」的連接埠超出 0–65535 (the link's port is not a number from 0 to 65535)") from None
 
 
 #: The ASCII characters an address may hold as they are (RFC 3986, 2.2–2.3: unreserved, reserved and

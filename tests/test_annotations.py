@@ -147,6 +147,25 @@ def test_a_link_holds_only_what_an_address_may_hold_unescaped(seed_juan, people)
     assert Proposal.objects.count() == 0
 
 
+def test_a_port_past_65535_is_refused_and_one_stored_shows(client, seed_juan, people):
+    """``https://раураӏ.com:99999/`` was taken (Django's URLValidator reads any five digits as a port),
+    and once accepted the section's reading page was a 500 for everyone: ``hosts.shown_url`` read
+    ``urlsplit(link).port``, which raises ValueError past 65535. Such a port is refused; a link stored
+    with one is shown with its port as written."""
+    for bad in ("https://раураӏ.com:99999/", "https://example.com:65536/x", "https://[::1]:99999/"):
+        with pytest.raises(LinkError, match="的連接埠超出 0–65535 \\(the link's port is not a number from 0 to 65535\\)$"):
+            clean_link(bad)
+    assert clean_link("https://раураӏ.com:8080/x") == "https://раураӏ.com:8080/x"
+    p = annotate(people["contributor"], seed_juan, links=["https://раураӏ.com:8080/x"])
+    Proposal.objects.filter(pk=p.pk).update(links=["https://раураӏ.com:99999/"])  # stored before the check
+    p.refresh_from_db()
+    accept(p, people["editor"])
+    response = client.get(URL + "1/?layout=horizontal")
+    assert response.status_code == 200
+    assert ('<a class="annotation-link" href="https://раураӏ.com:99999/" rel="nofollow noopener noreferrer">'
+            'https://xn--80aa0cbo65f.com:99999/</a>') in response.content.decode()
+
+
 def test_a_link_whose_host_looks_latin_in_another_script_is_shown_in_punycode(client, seed_juan, people):
     """The page shows https://раураӏ.com/ (every letter Cyrillic) as the browsers do,
     https://xn--80aa0cbo65f.com/, and links the address given (``corrections.hosts``)."""
