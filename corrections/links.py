@@ -74,12 +74,19 @@ def _check_port(url: str) -> None:
 URI_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
 
 
+#: A percent-encoding (RFC 3986, 2.1): ``%`` and two hexadecimal digits; a ``%`` without them is
+#: itself written ``%25``.
+_PERCENT_ENCODED = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
 def _check_escaped(url: str) -> None:
     """Raise ``LinkError`` for an http(s) address holding an ASCII character RFC 3986 does not allow
-    unescaped (not in ``URI_CHARACTERS``: ``https://example.com/"><script>`` holds ``"``), naming the
+    unescaped (not in ``URI_CHARACTERS``: ``https://example.com/"><script>`` holds ``"``; a ``%`` that
+    begins no percent-encoding: ``https://example.com/%zz``), naming the
     first and its percent-encoding: no valid URI holds it, and an annotation's JSON-LD gives the link
     as its ``source``."""
-    at = next((i for i, ch in enumerate(url) if ch.isascii() and ch not in URI_CHARACTERS), None)
+    at = next((i for i, ch in enumerate(url) if ch.isascii() and ch not in URI_CHARACTERS
+               or ch == "%" and not _PERCENT_ENCODED.match(url, i)), None)
     if at is not None:
         ch = url[at]
         raise LinkError(f"「{url}」第 {at + 1} 字「{ch}」不可直接寫在網址中，請寫作 %{ord(ch):02X} (the link holds {ch!r} at "

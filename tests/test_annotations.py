@@ -130,7 +130,8 @@ def test_a_link_holds_only_what_an_address_may_hold_unescaped(seed_juan, people)
         clean_link('https://example.com/"><script>alert(1)</script>')
     for bad, code in (("https://example.com/<b>", "%3C"), ("https://example.com/a>", "%3E"), ("https://example.com/{x}", "%7B"),
                       ("https://example.com/a|b", "%7C"), ("https://example.com/a^b", "%5E"), ("https://example.com/a`b", "%60"),
-                      ("https://example.com/a\\b", "%5C")):
+                      ("https://example.com/a\\b", "%5C"), ("https://example.com/%", "%25"), ("https://example.com/%zz", "%25"),
+                      ("https://example.com/%2", "%25"), ("https://example.com/100%25%", "%25")):
         with pytest.raises(LinkError, match=f"write it {code}\\)$"):
             clean_link(bad)
     for good in ("https://example.com/%22%3E", "https://example.com/a?b=(1)&c=d;e!f*g+h,i$j'k~l#m@n[0]",
