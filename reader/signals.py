@@ -229,7 +229,8 @@ class IndexBatches:
             self.write()
         if self.failure is None:
             return None
-        juans = len({j for pair in self.behind for j in pair if j is not None})
+        # a juan's place once: a replaced juan is the pair (new, old), one juan changed, not two
+        juans = len({new if new is not None else old for new, old in self.behind})
         return (f"the search index could not be updated ({self.failure}); the database is right, but search does "
                 f"not show the {juans} juans changed until the index is repaired: run `{REPAIR}` when the "
                 f"index is free (the next index write or start of the server repairs it too)")

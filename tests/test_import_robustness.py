@@ -64,6 +64,23 @@ def test_a_full_disk_in_a_batch_names_every_juan_behind_and_fails(search_backend
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_replaced_juan_the_index_missed_is_one_juan_changed(search_backend, settings):
+    """Breaker: a re-import of 水經注 卷六 while another process held the index said 「1 juans stored, but
+    … search does not show the 2 juans changed」: the juan replaced and the juan it replaced were
+    counted apart. It is one juan changed."""
+    call_command("import_texts", str(SEED))
+    settings.SEARCH_BACKENDS["default"]["LOCK_TIMEOUT"] = 0.2
+    with open(search_backend.path / "write.lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(CommandError) as info:
+            call_command("import_texts", str(SEED), "--store-unchanged")
+        fcntl.flock(held, fcntl.LOCK_UN)
+    message = str(info.value)
+    assert message.startswith("1 juans stored, but the search index could not be updated (")
+    assert "search does not show the 1 juans changed until the index is repaired" in message
+
+
+@pytest.mark.django_db(transaction=True)
 def test_busy_index_at_commit_is_reported_and_repaired(search_backend, settings, capsys):
     settings.SEARCH_BACKENDS["default"]["LOCK_TIMEOUT"] = 0.2
     search_backend.path.mkdir(parents=True, exist_ok=True)
