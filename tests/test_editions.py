@@ -8,7 +8,7 @@ import sys
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import override_settings
 
 from reader.editions import edition_name, reading_edition, work_groups
@@ -421,6 +421,22 @@ def test_import_edition_option(empty_db, search_backend, tmp_path):
     # importing it again replaces that edition's juan only
     call_command("import_texts", str(SEED), "--edition", "校本", stdout=open(os.devnull, "w"))
     assert Juan.objects.count() == 2
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--edition", "版\u202e本", "Error: argument --edition: '版\\u202e本' holds U+202E RIGHT-TO-LEFT OVERRIDE, which a name "
+                               "does not need and which would change how it shows"),
+    ("--work", "惡\u200b意書", "Error: argument --work: '惡\\u200b意書' holds U+200B ZERO WIDTH SPACE, which a name does "
+                              "not need and which would change how it shows"),
+    ("--edition", "  ", "Error: argument --edition: an empty name")])
+def test_import_names_refuse_controls(empty_db, option, value, message):
+    """A work or edition name given on the command line that holds a control or format character
+    (a direction control would turn it round in every citation and page title) or nothing is
+    refused before anything is read, with the character named; nothing is stored."""
+    with pytest.raises(CommandError) as refused:
+        call_command("import_texts", str(SEED), option, value, stdout=open(os.devnull, "w"))
+    assert str(refused.value) == message
+    assert (Work.objects.count(), Juan.objects.count()) == (0, 0)
 
 
 def test_migration_makes_editions_of_old_works(tmp_path):

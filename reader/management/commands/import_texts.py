@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+import unicodedata
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -91,6 +92,22 @@ def juan_number(value: str) -> int:
     if not 0 <= number <= 9999:
         raise argparse.ArgumentTypeError(f"juan number {number} is out of range (0–9999)")
     return number
+
+
+def catalogue_name(value: str) -> str:
+    """``--work``, ``--edition``: a name the catalogue, citations and page titles show as written,
+    else an error naming the first character no name needs: a control or format character
+    (Unicode general category Cc or Cf: a direction control such as U+202E would turn the name
+    round, or what follows it, wherever it is shown; a zero-width space would make two names
+    look one), or an empty name."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty name")
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cf"):
+            name = unicodedata.name(ch, "a control character")
+            raise argparse.ArgumentTypeError(f"{value!r} holds U+{ord(ch):04X} {name}, which a name does not need "
+                                             f"and which would change how it shows")
+    return value
 
 
 def collapse(warnings: list[str]) -> list[tuple[str, int]]:
@@ -234,9 +251,9 @@ class Command(BaseCommand):
         parser.add_argument("paths", nargs="+", metavar="PATH")
         parser.add_argument("--encoding", default="utf-8",
                             help="encoding of the files (default utf-8; e.g. gb18030, big5)")
-        parser.add_argument("--work", help="work title for files without a title line")
+        parser.add_argument("--work", type=catalogue_name, help="work title for files without a title line")
         parser.add_argument("--juan", type=juan_number, help="juan number for files without a title line (0–9999)")
-        parser.add_argument("--edition", metavar="NAME",
+        parser.add_argument("--edition", metavar="NAME", type=catalogue_name,
                             help="the edition (witness) the files are, e.g. 四庫全書本; editions of one work are "
                                  "linked by Kanripo ID and title")
         parser.add_argument("--script", choices=SCRIPTS,
