@@ -120,13 +120,15 @@ def unknown_address(path: str) -> dict:
 def not_found(request, exception=None):
     """404 (``handler404``): JSON under /api/ (``unknown_address``), elsewhere the site's page
     saying which address was not found, in both languages, and why when the ``Http404`` said so
-    (a string: a path no URL matches says nothing)."""
+    (a string: a path no URL matches says nothing), with the addresses it suggests instead, its
+    ``suggestions`` (``{"title", "url"}``: ``reader.places.NoSuchWork``'s works of close titles)."""
     if request.path.startswith(API_PREFIX):
         return JsonResponse(unknown_address(request.path), status=404, json_dumps_params={"ensure_ascii": False})
     why = exception.args[0] if exception is not None and exception.args and isinstance(exception.args[0], str) else ""
     return render(request, "404.html", {"request_path": shown(request.path), "why": shown(why),
                                         "why_zh": shown(getattr(exception, "chinese", "")),
-                                        "last_url": getattr(exception, "last_url", "")}, status=404)
+                                        "last_url": getattr(exception, "last_url", ""),
+                                        "suggestions": getattr(exception, "suggestions", ())}, status=404)
 
 
 def not_allowed(method: str) -> dict:

@@ -18,10 +18,10 @@ from django.utils.encoding import iri_to_uri
 from django.views.decorators.vary import vary_on_cookie
 
 from catalogue.catalogue import BU, bus, get_class, members
-from reader.juans import juan_count
+from reader.juans import juan_count, matching_juans
 from reader.crumbs import class_trail, work_page_url, work_trail
 from reader.models import Edition, Juan, Work
-from reader.places import by_title
+from reader.places import by_title, edition_by_slug
 from reader.shelving import decided_shu, shu_anchor
 
 
@@ -197,3 +197,27 @@ class TitledPathMiddleware:
         if Edition.objects.filter(slug=key).exists() or Work.objects.filter(slug=key).exists():
             return response
         return titled_works(request, key, rest) or response
+
+
+def juan_by_label(request, slug, label=None):
+    """``/works/<work>/juan/<label>/``: the juan whose printed label ``label`` names, as a reader cites
+    it (``卷一``, ``一``, ``卷1``, ``卷第一``, ``目錄`` in any form the folding joins: ``reader.juans.matching_juans``,
+    as search's ``juan=`` reads it), a 302 to its page (``/works/KR1a0007/juan/卷一/`` →
+    ``/works/KR1a0007/juan/12/``: the file number, since 周易註疏's files 0 to 11 are front matter; the
+    first file when the label names several, 卷十 of a book that prints 卷十上 and 卷十下 apart), the query
+    string kept. ``/works/<work>/juan/?label=卷一`` (the work page's form) is the same; without a label,
+    the work page. 404 naming the label when no juan of the edition (``edition_by_slug``) prints it, and for
+    digits alone (``/juan/010/``: a file is numbered ``/juan/10/``, one spelling per number)."""
+    label = (label if label is not None else request.GET.get("label", "")).strip()
+    if not label:
+        return redirect("reader:work", slug)
+    if label.isascii() and label.isdigit():  # a file's number, written as config.converters writes it or not at all
+        raise Http404("No such page")
+    edition = edition_by_slug(slug)
+    found = matching_juans(label, edition.juans.only("pk", "number", "label").order_by("number"))
+    if not found:
+        raise Http404(f"no juan printed '{label[:40]}' in {edition.slug}")
+    query = request.GET.copy()
+    query.pop("label", None)
+    url = reverse("reader:juan", args=[edition.slug, found[0].number])
+    return redirect(url + (f"?{query.urlencode()}" if query else ""))

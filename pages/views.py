@@ -27,7 +27,7 @@ from config.ratelimit import search_wait
 from reader.citation import (citation_text, juan_citation_text, juan_file, naming_texts, opening_heading, opening_words,
                              permalink, set_openings, set_piece_titles)
 from reader.matter import set_matter
-from reader.juans import juan_contents, juan_count, printed_entries
+from reader.juans import first_numbered_juan, juan_contents, juan_count, printed_entries
 from reader.juan_heads import juan_end, juan_head
 from reader.importers.document import TEXT
 from reader.models import Chapter, Edition, Juan, Piece, Work, editions_with_juan_counts
@@ -41,6 +41,7 @@ from reader.display import (CHOICES, carry_query, display_controls, display_from
                             remember, simplify_views)
 from reader.reading import chapter_views, read_consistently, show_layers
 from reader.stamp import corpus_version
+from reader.templatetags.pieces import INFERRED
 from search.backends import IndexUnavailable, SearchError, SearchQuery, get_search_backend
 from search.query import QueryError, parse_query
 from search.service import run_search
@@ -157,6 +158,7 @@ def _edition_page(request, edition):
                                                 "several_editions": len(editions) > 1,
                                                 "collatable": any(j.collatable for j in juans),
                                                 "juans": juans, "entries": printed_entries(juans),
+                                                "first_juan": first_numbered_juan(juans),
                                                 "book_juans": juan_count(juans)})
 
 
@@ -284,6 +286,9 @@ def _reading(request, template, juan, chapters, context, layers=None):
                 view.next_page = view.page_links[view.page] if view.page < view.page_count else None
     if display.simplified:
         simplify_views(chapters)
+    # the key to the inferred-layer dot, on a page that shows one (reader.templatetags.pieces.INFERRED)
+    inferred = {p.layer_basis for cv in chapters for view in cv.sections for p in view.pieces()
+                if p.kind == "text" and getattr(p, "layer_basis", "") in INFERRED}
     previous_juan, next_juan = _neighbours(juan)
     juan.work.know_editions(editions)
     if callable(context.get("other_pages")):
@@ -294,7 +299,7 @@ def _reading(request, template, juan, chapters, context, layers=None):
         # 層次核對 where the library holds another edition of the classic this one comments on
         "layer_references": references_of(juan.edition, juan.work) if template == "reader/juan.html" else [],
         "text_lang": display.text_lang(juan.edition.script),
-        "display": display, "controls": display_controls(request, display, explicit, present,
+        "inferred_bases": sorted(inferred), "display": display, "controls": display_controls(request, display, explicit, present,
                                                          keep=kept_parameters(request, page=True),
                                                          notes=notes),
         "text_controls": text_controls(request, explicit, page_number(request) or 1),

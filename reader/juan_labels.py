@@ -73,15 +73,35 @@ def short_label(label: str) -> str:
     """A label that joins the parts of one juan (as the importer joins a file's parts with ・) as the
     range of printed 卷 the file holds, both ends written in full as scholars cite a run of 卷:
     ``卷二十七上・卷二十七中之上・…・卷二十七下之下`` → ``卷二十七上至卷二十七下之下``, ``卷一上・卷一下`` →
-    ``卷一上至卷一下`` (decision 0089). Any other label is returned as it is (``序・目錄``, ``卷首中・卷首下``,
-    世説新語's ``卷中之上・卷下之上・卷下之下``, whose 卷中之下 is in another file: no range)."""
+    ``卷一上至卷一下`` (decision 0089), and so the parts of a juan of a book divided into 上中下
+    (``DIVISION``: 世説新語's ``卷上之上・卷上之下`` → ``卷上之上至卷上之下``, the two halves of its 卷上). Any
+    other label is returned as it is (``序・目錄``, ``卷首中・卷首下``, 世説新語's
+    ``卷中之上・卷下之上・卷下之下``, parts of two juans: no range)."""
     parts = (label or "").split("・")
     if len(parts) < 2:
         return label
-    read = [parse_label(p) for p in parts]
-    if any(r is None or r.number is None or not r.part or r.suffix for r in read) or len({r.number for r in read}) != 1:
+    read = [_juan_and_part(p) for p in parts]
+    if any(r is None for r in read) or len({juan for juan, _ in read}) != 1:
         return label
     return f"{parts[0]}至{parts[-1]}"
+
+
+#: A label of a book divided into 上中下 and each of them again (世説新語's 卷上之上 … 卷下之下): the juan
+#: 卷上 and its part 之上.
+DIVISION = re.compile(r"^[卷巻](?P<book>[上中下])(?:之(?P<part>[上中下]))?$")
+
+
+def _juan_and_part(label: str) -> tuple[object, str] | None:
+    """The juan a printed 卷's label names a part of, and the part (``short_label``): 卷一上 → (1, 上),
+    卷二十七中之上 → (27, 中之上), 世説新語's 卷上之下 → (上, 下) (``DIVISION``); None for a label that names
+    no part of a juan (卷十, 卷首下, 卷十考證, 序, 卷中)."""
+    division = DIVISION.match(label.strip())
+    if division:
+        return (division["book"], division["part"]) if division["part"] else None
+    read = parse_label(label)
+    if read is None or read.number is None or not read.part or read.suffix:
+        return None
+    return read.number, read.part
 
 
 def shown_label(label: str, number: int) -> str:

@@ -22,7 +22,7 @@ from characters.clusters import clip
 from characters.folding import fold, query_folds
 from reader.anthology_classes import opening_pieces, same_class
 from reader.juan_heads import juan_head
-from reader.juan_labels import JuanLabel, parse_label, short_label
+from reader.juan_labels import DIVISION, JuanLabel, parse_label, short_label
 from reader.numerals import NUMERAL_CHARS
 
 def juan_labels_of(juan) -> list[JuanLabel | None]:
@@ -137,7 +137,7 @@ class JuanCount:
 
 #: A juan's label in a book divided into 上, 中 and 下 and each of them again (世説新語 四部叢刊:
 #: 卷上之上 … 卷下之下), as the importer reads it (``importers.mandoku.header.DIVISION_LABEL``).
-_DIVISION = re.compile(r"^[卷巻](?P<book>[上中下])(?:之(?P<part>[上中下]))?$")
+_DIVISION = DIVISION
 #: Words of a label that names front or back matter, not a juan (序, 目錄, 提要, 考證 …).
 _MATTER = re.compile(r"序|目[錄録]|提要|凡例|跋|附[錄録]|考證|校勘記")
 #: A file label that is a chapter's title as Kanripo's tables write it (〈乾〉第一, 〈繫辭上〉):
@@ -217,6 +217,17 @@ class Content:
         over = bool(chapter.category) and (heading == "" or bool(heading) and heading.startswith(chapter.category)
                                            and not heading.startswith(chapter.title))
         return cls(chapter.title, chapter.category, category_over=over)
+
+
+def first_numbered_juan(juans):
+    """The first of ``juans`` (``Juan`` objects of one edition in file order) printed as a numbered juan
+    of the book (``JuanLabel.is_juan``: 卷一, 卷一上; not 卷首, 序, 卷一考證), where front matter comes
+    before it (周易註疏: files 0 to 11, 卷一 file 12): the work page points to it, since ``/juan/1/`` is
+    the first file, not 卷一. None when it is the first juan or no juan is numbered."""
+    for k, juan in enumerate(juans):
+        if any(label is not None and label.is_juan for label in juan_labels_of(juan)):
+            return juan if k else None
+    return None
 
 
 def front_or_back(juan) -> bool:

@@ -26,8 +26,51 @@ def edition_by_slug(slug) -> Edition:
         work = Work.objects.filter(slug=slug).first()
         edition = work.default_edition() if work else None
     if edition is None:
-        raise Http404("No such work")
+        raise NoSuchWork(slug)
     return edition
+
+
+class NoSuchWork(Http404):
+    """No edition and no work has the key ``key`` (``edition_by_slug``'s 404). ``suggestions``, read
+    when the site's 404 page is written (``config.api_errors.not_found``), are the works whose titles
+    are close to it (``close_titles``), as ``{"title", "url"}``."""
+
+    def __init__(self, key: str):
+        super().__init__("No such work")
+        self.key = key
+
+    @property
+    def suggestions(self) -> list[dict]:
+        return [{"title": w.title, "url": w.get_absolute_url()} for w in close_titles(self.key)]
+
+
+#: Most works ``close_titles`` names.
+MOST_CLOSE = 8
+
+
+def close_titles(key: str, most: int = MOST_CLOSE) -> list[Work]:
+    """The works whose titles (``work_titles``) are closest to ``key``, a title that names none: those
+    one of whose titles shares ``MIN_PART`` characters or more with it, each character compared as a
+    query folds it (``characters.folding.query_folds``: 礼 and 禮, 説 and 說 are one), the most shared
+    first, then the title nearest in length, then by id; at most ``most``. Kanripo calls the book a
+    reader types 儀禮注疏 by its catalogue title 儀禮疏 (KR1d0027): ``儀禮注疏`` → 儀禮疏 (儀禮疏 shared), then
+    the works that share 儀禮 or more (儀禮鄭註句讀 …). [] for a key longer than ``MAX_TITLE`` or that
+    shares too little with every title."""
+    if not key or len(key) > MAX_TITLE:
+        return []
+    typed = [query_folds(ch) for ch in dict.fromkeys(key)]
+    scored = []
+    for work in Work.objects.only("pk", "slug", "title", "other_titles", "kanripo_id").order_by("pk"):
+        best = None
+        for title in work_titles(work):
+            held = set().union(*(query_folds(ch) for ch in title))
+            shared = sum(1 for folds in typed if folds & held)
+            rank = (-shared, abs(len(title) - len(key)))
+            if shared >= MIN_PART and (best is None or rank < best):
+                best = rank
+        if best is not None:
+            scored.append((best, work.pk, work))
+    return [work for *_, work in sorted(scored, key=lambda s: s[:2])[:most]]
 
 
 def juan_by_slug(slug, number) -> Juan:

@@ -8,8 +8,9 @@ most likely meant, each with a message (中文 + English):
   for any one character (``射*`` → ``射?``), as in the query language of ``search.query``;
 - ``|``, ``｜`` or ``OR`` inside a word is searched as written; as OR it stands between spaces
   (``大射|鄉射`` → ``大射 | 鄉射``);
-- lower-case ``or`` and ``near/5`` are searched as text; the operators are ``OR`` and
-  ``NEAR/5``; ``AND``/``and`` is searched as text, while a space already means "and";
+- lower-case ``or``, ``near`` and ``near/5`` are searched as text; the operators are upper case,
+  ``OR``, ``NEAR`` and ``NEAR/5`` (``大射 or 鄉射`` → ``大射 OR 鄉射``, "operators are upper case: did you mean
+  大射 OR 鄉射?"); ``near`` between two words only; ``AND``/``and`` is searched as text, while a space already means "and";
 - ``NOT``/``not`` before a word is searched as text, while ``-`` excludes (``侯 NOT 鵠`` →
   ``侯 -鵠``; none when nothing is left to search for: ``NOT 鵠``).
 
@@ -38,6 +39,8 @@ from .query import QUOTES, ParsedQuery
 
 _STAR = re.compile("[*＊]")
 _NOT = ("NOT", "not", "Not")
+#: ``near`` or ``near/5`` in any case but NEAR's (``search.query`` reads it as text).
+_NEAR_LOWER = re.compile(r"(?i)near(?:/\d+)?")
 #: ``NOT`` as a word of its own before another word (``search.query`` reads it as text).
 _NOT_WORD = re.compile(r"(?:(?<= )|^)(?:NOT|not|Not) (?=\S)")
 
@@ -110,11 +113,12 @@ def suggestions(text: str) -> list[Suggestion]:
         add(re.sub(r"\s*([|｜])\s*", r" \1 ", text),
             "「|」須前後留空格才表示「或」，否則按原字檢索（| means OR only as a word of its own, between spaces）")
     if any(w in ("or", "Or") for w in words):
-        add(" ".join("OR" if w in ("or", "Or") else w for w in words),
-            "「或」須大寫 OR（the operator is OR, in capitals; or is searched as text）")
-    if any(re.fullmatch(r"(?i)near/\d+", w) and not w.startswith("NEAR") for w in words):
-        add(" ".join(w.upper() if re.fullmatch(r"(?i)near/\d+", w) else w for w in words),
-            "「相距」須大寫 NEAR/5（the operator is NEAR/n, in capitals）")
+        meant = " ".join("OR" if w in ("or", "Or") else w for w in words)
+        add(meant, f"運算符須大寫：「或」寫作 OR，小寫 or 按原字檢索（operators are upper case: did you mean {meant}?）")
+    if any(_NEAR_LOWER.fullmatch(w) and not w.startswith("NEAR") for w in words[1:-1]):
+        meant = " ".join(w.upper() if _NEAR_LOWER.fullmatch(w) and 0 < k < len(words) - 1 else w
+                         for k, w in enumerate(words))
+        add(meant, f"運算符須大寫：「相距」寫作 NEAR 或 NEAR/5，小寫 near 按原字檢索（operators are upper case: did you mean {meant}?）")
     if any(w in ("AND", "and", "And") for w in words):
         add(" ".join(w for w in words if w not in ("AND", "and", "And")),
             "空格即「且」，不必寫 AND（a space already means and; AND is searched as text）")

@@ -71,6 +71,9 @@ PAGES = [
     ("parallels-form", "/parallels/", None),
     ("parallels-too-short", f"/parallels/?text={quote('司馬命')}", None),
     ("not-found", "/works/nothing-here/", None),
+    ("not-found-close-titles", f"/works/{quote('禮書目綱')}/", ".close-titles"),  # names 禮書綱目
+    ("juan-by-label", f"/works/{WORK}/juan/{quote('卷十')}/", None),  # a 302 to /juan/10/
+    ("section-inferred-key", f"/works/{quote('仪礼释宫増注')}/juan/1/1/", ".inferred-key"),  # the dot's key
     ("admin-login", "/admin/login/", None),
     ("login", "/accounts/login/", None),
     ("password-reset", "/accounts/password_reset/", None),
@@ -100,6 +103,7 @@ def library(site, settings, tmp_path):
     import_file(KANRIPO.parent / "kanripo-commentary" / "KR2a0001" / "KR2a0001_205.txt")
     load_document(zhushu_document())
     load_document(parse_siku(LONG, "long.txt"))
+    import_file(SHARED / "corpus" / "other" / "yili_shigong_zengzhu_simplified.txt")  # inferred runs: the dot's key
     return site
 
 
