@@ -53,6 +53,7 @@ from reader.models import Chapter, Juan, Piece, Section
 from reader.people import byline_pieces, cited_people, section_people, work_people
 from reader.pieces import NOTE_HOLDING_KINDS, is_classic
 from reader.reading import chapter_views
+from reader.tei_availability import availability as tei_availability
 from reader.tei_characters import append_text, attr, char_decl, declared_codes
 
 #: What to narrow when an export built in one piece runs out of time (whole works are streamed).
@@ -416,25 +417,6 @@ def _source_desc(file_desc: ET.Element, work, author: str, edition=None, juans=(
         _sub(bibl, "idno", file, type="kanripo-file")
 
 
-#: The licence of a Kanripo text (docs: the corpus's SOURCES.md, "licensed CC BY-SA 4.0 by its maintainers").
-KANRIPO_LICENCE = ("https://creativecommons.org/licenses/by-sa/4.0/",
-                   "The Kanseki Repository (github.com/kanripo) text, licensed by its maintainers under the Creative "
-                   "Commons Attribution-ShareAlike 4.0 International licence (CC BY-SA 4.0).")
-
-
-def _availability(publication: ET.Element, edition=None) -> ET.Element:
-    """``<availability>`` of the export: a Kanripo edition's (``edition.kanripo_id``) under
-    ``KANRIPO_LICENCE`` (``status="restricted"``, ``<licence target>``); any other source's
-    ``status="unknown"``, saying that it states no licence here (the Siku plain text, 殆知閣)."""
-    if edition is not None and edition.kanripo_id:
-        availability = _sub(publication, "availability", status="restricted")
-        _sub(availability, "licence", KANRIPO_LICENCE[1], target=KANRIPO_LICENCE[0])
-    else:
-        availability = _sub(publication, "availability", status="unknown")
-        _sub(availability, "p", "No licence is recorded for this source.")
-    return availability
-
-
 def _authors(title_stmt: ET.Element, work, edition=None) -> None:
     """One ``<author>`` per person of the work (``reader.people.work_people``): ``@role`` his
     role (注, 疏, 撰), ``<roleName type="dynasty">`` his dynasty, ``<persName>`` his name
@@ -475,7 +457,7 @@ def _header(work, codes: set[str], commentators: list[tuple[str, tuple[str, ...]
         _sub(resp, "name", who)
     publication = _sub(file_desc, "publicationStmt")
     _sub(publication, "publisher", "經注閱讀")
-    availability = _availability(publication, edition)
+    availability = tei_availability(publication, [edition])
     _sub(availability, "p", "Exported by 經注閱讀 from the stored text, unchanged." if not readers else
          "Exported by 經注閱讀 from the stored text, with readers' accepted corrections, each a <choice> of the "
          "text as imported (<sic>) and as corrected (<corr>), and their public annotations (<note "

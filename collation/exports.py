@@ -31,7 +31,10 @@ variants, and TEI P5 parallel segmentation.
   ``<charDecl>``, as the juan's TEI writes them (``reader.tei_characters``), so the document is
   well-formed whatever the texts hold.
 * **TEI** (https://tei-c.org/release/doc/tei-p5-doc/en/html/TC.html, "parallel
-  segmentation"): witnesses in ``<listWit>`` in the ``<sourceDesc>``; the base text
+  segmentation"): the licence of each edition's text in the ``<availability>``, as the juan's TEI
+  says it (``reader.tei_availability``: CC BY-SA 4.0 for a Kanripo text, none recorded for
+  another source, each with ``@corresp`` its witnesses where the two are mixed); witnesses in
+  ``<listWit>`` in the ``<sourceDesc>``; the base text
   with every variant as ``<app>``: ``<lem wit="#w0">`` the base reading, one
   ``<rdg wit="#w1 #w2" type="glyph|character|added|missing|unencoded|illegible|punctuation">`` per distinct
   reading; notes as inline ``<note type="commentary">`` (a record note's source resolved in
@@ -54,6 +57,7 @@ from config.spreadsheets import spreadsheet_row
 from reader.citation import section_heading, section_title
 from reader.importers.document import LABEL, NOTE_KINDS, RECORD, RECORD_NOTE
 from reader.people import cited_people
+from reader.tei_availability import availability as tei_availability
 from reader.tei_characters import append_text, char_decl
 
 from .align import CLASSES
@@ -193,7 +197,10 @@ def to_tei(collation) -> str:
     if author:
         ET.SubElement(title_stmt, _q("author")).text = author
     publication = ET.SubElement(file_desc, _q("publicationStmt"))
-    ET.SubElement(publication, _q("p")).text = "Collated by 經注閱讀 from the stored texts, unchanged."
+    ET.SubElement(publication, _q("publisher")).text = "經注閱讀"
+    editions = [base, *(e for e, _ in collation.witnesses.values())]  # the witnesses' ids: w0 the base, then in order
+    availability = tei_availability(publication, editions, _q, {e.pk: f"w{k}" for k, e in enumerate(editions)})
+    ET.SubElement(availability, _q("p")).text = "Collated by 經注閱讀 from the stored texts, unchanged."
     source_desc = ET.SubElement(file_desc, _q("sourceDesc"))
     list_wit = ET.SubElement(source_desc, _q("listWit"))
     ids = {base.slug: "w0"}

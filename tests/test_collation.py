@@ -321,6 +321,16 @@ class TestOnTheThreeWitnesses:
         response = client.get(f"/api/editions/{seed.edition_id}/juans/10/collation/tei/", params)
         assert response.status_code == 200
         assert tei_errors(response.content) == []
+        # each edition's licence by its source, as the juan's TEI says it: the seed (w0, the Siku plain
+        # text) states none, KR1d0086 and its 文淵閣 copy (w1, w2) are Kanripo's, CC BY-SA 4.0
+        publication = ET.fromstring(response.content).find(f"{TEI}teiHeader/{TEI}fileDesc/{TEI}publicationStmt")
+        assert [(e.tag[len(TEI):], e.attrib, e.text) for e in publication.iter()] == [
+            ("publicationStmt", {}, None), ("publisher", {}, "經注閱讀"), ("availability", {"status": "unknown"}, None),
+            ("licence", {"target": "https://creativecommons.org/licenses/by-sa/4.0/", "corresp": "#w1 #w2"},
+             "The Kanseki Repository (github.com/kanripo) text, licensed by its maintainers under the Creative Commons "
+             "Attribution-ShareAlike 4.0 International licence (CC BY-SA 4.0)."),
+            ("p", {"corresp": "#w0"}, "No licence is recorded for this source."),
+            ("p", {}, "Collated by 經注閱讀 from the stored texts, unchanged.")]
 
     def test_the_collation_csv_reads_as_the_page_and_keeps_the_collated_text(self, witnesses, client):
         """禮書綱目 卷十 §26: the seed's 襦 is 𥜗 in KR1d0086 and &KR0237; in the 文淵閣 原字 copy, which
@@ -714,3 +724,32 @@ def test_a_section_without_title_or_main_text_is_named_by_its_chapter():
         "§4「樂人宿縣於阼階東…」"
 
 
+
+
+def test_availability_names_each_editions_licence_by_its_source():
+    """One rule for the juan's TEI and the collation's (``reader.tei_availability``): Kanripo texts
+    alone are CC BY-SA 4.0 (restricted), other sources alone state none (unknown), and a mix says
+    which witness is which, the whole under no one licence."""
+    from types import SimpleNamespace
+
+    from reader.tei_availability import availability
+
+    seed, kr, wyg = (SimpleNamespace(pk=pk, kanripo_id=k) for pk, k in ((1, ""), (2, "KR1d0086"), (3, "KR1d0086")))
+    ids = {1: "w0", 2: "w1", 3: "w2"}
+
+    def written(editions):
+        parent = ET.Element("publicationStmt")
+        availability(parent, editions, ids=ids)
+        return ET.tostring(parent, encoding="unicode").replace(
+            "The Kanseki Repository (github.com/kanripo) text, licensed by its maintainers under the Creative Commons "
+            "Attribution-ShareAlike 4.0 International licence (CC BY-SA 4.0).", "CC").replace(
+            "https://creativecommons.org/licenses/by-sa/4.0/", "by-sa")
+
+    assert written([kr, wyg]) == ('<publicationStmt><availability status="restricted"><licence target="by-sa">CC'
+                                  '</licence></availability></publicationStmt>')
+    assert written([seed]) == written([None]) == written([]) == (
+        '<publicationStmt><availability status="unknown"><p>No licence is recorded for this source.</p>'
+        '</availability></publicationStmt>')
+    assert written([seed, kr, wyg]) == (
+        '<publicationStmt><availability status="unknown"><licence target="by-sa" corresp="#w1 #w2">CC</licence>'
+        '<p corresp="#w0">No licence is recorded for this source.</p></availability></publicationStmt>')
