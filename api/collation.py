@@ -18,7 +18,7 @@ from collation.service import CORRECTED, GLYPHS, IMPORTED, collate_juan, empty_w
 from config.api_errors import bilingual
 from config.converters import whole_number
 from config.downloads import attachment
-from config.paging import page_number
+from config.paging import page_number, past_last
 from config.ratelimit import ApiSearchThrottle
 
 from .pagination import StandardPagination, one_paging_value
@@ -189,8 +189,9 @@ def whole_list_page(request) -> None:
     number = page_number(value)
     if number is None:
         raise ValidationError({"page": [StandardPagination.invalid_page_number_message.format(value=value[:20])]})
-    if number > 1:
-        raise NotFound(f"沒有第「{number}」頁：已過末頁，末頁為第 1 頁 (no page '{number}': past the last page, 1; the "
+    if number > 1:  # the page as the lists' messages show it (config.paging.past_last: cut after 20 digits)
+        shown = past_last(value, 1)
+        raise NotFound(f"沒有第「{shown}」頁：已過末頁，末頁為第 1 頁 (no page '{shown}': past the last page, 1; the "
                        f"parallel passages come whole, in one page)")
 
 

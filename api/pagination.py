@@ -5,7 +5,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 
 from config.cacheable import view_pairs
-from config.paging import PAGING, one_value_errors, page_number, past_last
+from config.paging import NO_PAGE, PAGING, one_value_errors, page_number, past_last
 
 
 def one_paging_value(request, names=PAGING) -> None:
@@ -56,8 +56,7 @@ class StandardPagination(PageNumberPagination):
                                  "not {value!r}; the default is {default})")
 
     #: What a ``page`` that is no page number is answered (a 400 naming the parameter).
-    invalid_page_number_message = ("page 須為從 1 起的整數或 last (page must be a whole number from 1, or 'last'; "
-                                   "not {value!r})")
+    invalid_page_number_message = NO_PAGE
 
     def paginate_queryset(self, queryset, request, view=None):
         """DRF's page of ``queryset``, after ``one_paging_value``: ``page`` or ``page_size`` given

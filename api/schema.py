@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from email.header import decode_header
 
+from django.conf import settings
 from django.utils import translation
 from django.utils.http import content_disposition_header
 from drf_spectacular.utils import extend_schema
@@ -42,6 +43,10 @@ class SchemaView(SpectacularAPIView):
         if version and not VERSION_PATTERN.fullmatch(version):
             raise ParseError(f"version {version!r} is not a schema version: letters, digits, '.', '_' and '-', "
                              f"at most 20 characters (e.g. 1.0)")
+        lang = request.GET.get("lang")
+        if lang and lang not in dict(settings.LANGUAGES):  # drf-spectacular read any other as the default, silently
+            raise ParseError(f"lang 須為 Django 所知的語言代碼，如 zh-hant、en (lang must be a language code Django knows, "
+                             f"such as zh-hant or en; not {lang[:20]!r})")
         response = super().get(request, *args, **kwargs)
         # The title is Chinese, and Django wrote drf-spectacular's whole header as an RFC 2047
         # word (=?utf-8?b?…?=), which browsers do not read: the file name as RFC 6266 gives it

@@ -22,7 +22,7 @@ from catalogue.catalogue import ids_titled
 from characters.simplified import TRADITIONAL
 from config.api_errors import PastLastPage, bilingual
 from config.downloads import attachment
-from config.paging import NOT_A_PAGE_NUMBER, page_number
+from config.paging import NOT_A_PAGE_NUMBER, page_number, past_last
 from corrections.overlay import juan_overlay
 from reader.book_writers import main_writers
 from reader.importers.mandoku.column_order import in_reading_order
@@ -204,7 +204,7 @@ class SectionDetail(APIView):
             raise Http404("No such section")
         view = views[0].sections[0]
         if not view.page_found:
-            raise PastLastPage(page, view.page_count, "節")
+            raise PastLastPage(past_last(raw, view.page_count), view.page_count, "節")  # the page as the lists show it
         return Response(section_structure(juan, views[0].chapter, view, request, views[0].heading_notes))
 
 

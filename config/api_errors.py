@@ -22,6 +22,7 @@ import json
 import re
 import unicodedata
 
+from django.core.exceptions import BadRequest
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
@@ -94,19 +95,23 @@ class PastLastPage(Http404):
         super().__init__(f"no page '{page}': past the last page of this {self.NAMES.get(what, what)}, {last}")
 
 
-class NotAPage(Http404):
-    """A ``?page=`` of a paged list that is no page number (``0``, ``-1``, ``x``: a whole number
-    from 1 is one, ``config.paging``): a 404 whose words say so and name the last page, in Chinese
-    (``chinese``: 沒有第「x」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁) and English (no page 'x': pages
-    are numbered from 1 to the last, 2, of this list), on the site's page (``not_found``). ``what``
-    as ``PastLastPage``'s; the page asked is shown up to 20 characters."""
+class NotAPage(BadRequest):
+    """A ``?page=`` of a page of the site that is no page number (``0``, ``-1``, ``x``, ``１``: a
+    whole number from 1 is one, ``config.paging.page_number``): a 400 naming ``page`` in both
+    languages, in the words the search page and the API answer it with (``message``: a list's
+    ``config.paging.NO_PAGE``, a long juan's or section's ``NOT_A_PAGE_NUMBER``), on the site's page
+    (``bad_page``), DEBUG on or off."""
 
-    def __init__(self, page: str, last: int, what: str = "表"):
-        shown = page[:20]
-        self.chinese = f"沒有第「{shown}」頁：頁碼為從 1 起的整數，本{what}末頁為第 {last} 頁"
-        self.last_url = ""
-        super().__init__(f"no page '{shown}': pages are numbered from 1 to the last, {last}, "
-                         f"of this {PastLastPage.NAMES.get(what, what)}")
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+def bad_page(request, exception: NotAPage):
+    """The site's page for ``NotAPage`` (``templates/400.html``): the address and why, with links
+    to the catalogue and the search; status 400."""
+    return render(request, "400.html", {"request_path": shown(request.path), "why": shown(exception.message)},
+                  status=400)
 
 
 def unknown_address(path: str) -> dict:
@@ -168,7 +173,10 @@ class ApiErrorsMiddleware:
         return answer
 
     def process_exception(self, request, exception):
-        """A view's ``Http404`` outside ``/api/``: the site's page (``not_found``), DEBUG on or off."""
+        """A view's ``Http404`` outside ``/api/``: the site's page (``not_found``), and its
+        ``NotAPage`` the site's 400 (``bad_page``), DEBUG on or off."""
         if isinstance(exception, Http404) and not request.path.startswith(API_PREFIX):
             return not_found(request, exception)
+        if isinstance(exception, NotAPage) and not request.path.startswith(API_PREFIX):
+            return bad_page(request, exception)
         return None

@@ -6,9 +6,11 @@ one's own proposals, one's notes); the API's lists read theirs as their paginato
 A page is a whole number from 1 to the last; an empty or absent ``page`` is the first. A whole
 number past the last is answered with a 404 that says so and names the last page (the API's
 ``past_last_message``, the reading pages' ``config.api_errors.PastLastPage``); anything else
-(``0``, ``-1``, ``x``) with a 404 that says pages are numbered from 1 on the reading and corrections
-pages, and with a 400 naming ``page`` on the search page and in the API (``search.views.no_page_message``,
-which also reads ``last`` as the API does). Django's
+(``0``, ``-1``, ``x``, ``１``) with a 400 naming ``page``, in the same words everywhere: a list's
+(``NO_PAGE``: the search page, the corrections' lists, the API's lists, which also read ``last`` as
+their last page) or a long juan's or section's pages' (``NOT_A_PAGE_NUMBER``: the reading pages and
+the API's section, which have no ``last``), the site's pages on their own page
+(``config.api_errors.NotAPage``), the API as ``{"page": [message]}``. Django's
 ``Paginator.get_page`` showed the last page for a page past the end and the first for ``x``, so
 that a reader never learnt the page asked was not there.
 """
@@ -39,8 +41,14 @@ def page_number(number: str | None) -> int | None:
 
 
 #: What a ``page`` that is no page number (``page_number``: ``abc``, ``0``, ``１``) is answered by a
-#: paged answer that has no ``last`` (a long section's pages in the API), in both languages as the
-#: lists' (``api.pagination.StandardPagination.invalid_page_number_message``).
+#: list, which also reads ``last`` as its last page (a 400 naming ``page``): the API's lists
+#: (``api.pagination.StandardPagination.invalid_page_number_message``), the search page, the
+#: corrections' lists. ``value``: the page as sent, cut to ``SHOWN_DIGITS`` characters.
+NO_PAGE = "page 須為從 1 起的整數或 last (page must be a whole number from 1, or 'last'; not {value!r})"
+
+#: What a ``page`` that is no page number (``page_number``: ``abc``, ``0``, ``１``) is answered by a
+#: paged answer that has no ``last`` (a long juan's or section's pages: the reading pages, the API's
+#: section), in both languages as the lists' (``NO_PAGE``).
 NOT_A_PAGE_NUMBER = "page 須為從 1 起的整數 (page must be a whole number from 1; not {value!r})"
 
 

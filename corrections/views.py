@@ -29,7 +29,7 @@ from django.views.decorators.http import require_http_methods
 
 from config.api_errors import NotAPage, PastLastPage
 from config.clients import client_ip
-from config.paging import page_asked, past_last
+from config.paging import NO_PAGE, SHOWN_DIGITS, page_asked, past_last
 from config.ratelimit import write_wait
 from reader.citation import section_label
 from reader.models import LAYER_CHOICES, Edition, Juan, Piece, Section, count_siblings
@@ -305,17 +305,18 @@ def _page(request, proposals, size: int):
     proposals given their ``juan_label`` (``Proposal.label_juans``) and their editions' count of
     siblings (``reader.models.count_siblings``, for ``Proposal.edition_name``): a Django ``Page`` whose
     ``paginator.count`` is the whole list's. The page is read as the search's and the API's lists
-    read theirs (``config.paging``): a page past the last raises ``PastLastPage`` (a 404 naming the
-    last page, with a link to it), one that is no page number (``0``, ``-1``, ``x``) ``NotAPage``
-    (a 404 naming the last page); Django's ``get_page`` showed the last page and the first."""
+    read theirs (``config.paging``): ``last`` is the last page, a page past the last raises
+    ``PastLastPage`` (a 404 naming the last page, with a link to it), one that is no page number
+    (``0``, ``-1``, ``x``) ``NotAPage`` (a 400 naming ``page``, ``config.paging.NO_PAGE``); Django's
+    ``get_page`` showed the last page and the first."""
     number = request.GET.get("page")
     paginator = Paginator(proposals, size)
-    page = page_asked(paginator, number)
+    page = page_asked(paginator, str(paginator.num_pages) if number == "last" else number)
     if page is None:
         last = paginator.num_pages
         if (shown := past_last(number, last)) is not None:
             raise PastLastPage(shown, last, "表", list_page_url(request.path, last))
-        raise NotAPage(number, last, "表")
+        raise NotAPage(NO_PAGE.format(value=number[:SHOWN_DIGITS]))
     page.object_list = Proposal.label_juans(page.object_list)
     count_siblings(p.edition for p in page.object_list if p.edition_id)  # their names (edition_name): one query
     return page

@@ -19,7 +19,8 @@ from collation.parallels import MIN_SPAN, find_parallels, other_works, segments
 from collation.juanlayers import references_of
 from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
-from config.api_errors import PastLastPage
+from config import paging
+from config.api_errors import NotAPage, PastLastPage
 from config.budget import check
 from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
@@ -212,10 +213,23 @@ def hits_on_other_pages(juan, view, highlight, links) -> dict | None:
 
 
 def page_number(request) -> int | None:
-    """``?page=`` of a section page: a whole number from 1 (absent: 1); None when it is not
-    one (the page answers 404)."""
-    value = request.GET.get("page", "1")
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 6 and int(value) > 0 else None
+    """``?page=`` of a juan or section page: a whole number from 1 (absent or empty: 1), as every
+    paged page reads it (``config.paging.page_number``); None when it is not one."""
+    return paging.page_number(request.GET.get("page"))
+
+
+def page_asked(request) -> int:
+    """``page_number``, or ``NotAPage`` (a 400 naming ``page``, ``config.paging.NOT_A_PAGE_NUMBER``:
+    a juan's or section's pages have no ``last``) when ``?page=`` is no page number."""
+    if (number := page_number(request)) is None:
+        raise NotAPage(paging.NOT_A_PAGE_NUMBER.format(value=request.GET["page"][:paging.SHOWN_DIGITS]))
+    return number
+
+
+def shown_page(request, last: int):
+    """The page asked, past ``last``, as a message names it (``config.paging.past_last``: ``"12"``
+    for ``0012``, cut after 20 digits)."""
+    return paging.past_last(request.GET.get("page"), last) or request.GET.get("page")
 
 
 def page_links(request, view, explicit: dict) -> list[dict]:
@@ -343,9 +357,7 @@ def juan_url(juan, request, pages) -> str:
 def juan_detail(request, slug, number):
     """A juan: chapter heading, table of contents, then every section in order (a juan too
     large for one page, ``reader.paging.juan_pages``, one page at a time: ``?page=2``)."""
-    page = page_number(request)
-    if page is None:
-        raise Http404("No such page")
+    page = page_asked(request)
 
     def read(juan):
         pages = juan_pages(juan)
@@ -357,7 +369,7 @@ def juan_detail(request, slug, number):
     juan, (pages, chapters) = read_consistently(lambda: juan_by_slug(slug, number), read)
     if chapters is None:  # past the last page: say so, name the last and link to it
         _, explicit = display_from_request(request)
-        raise PastLastPage(page, len(pages), "卷", juan_page_links(request, juan, pages, len(pages), explicit)[-1]["url"]
+        raise PastLastPage(shown_page(request, len(pages)), len(pages), "卷", juan_page_links(request, juan, pages, len(pages), explicit)[-1]["url"]
                            if len(pages) > 1 else juan.get_absolute_url())
     toc = [view for cv in chapters for view in cv.sections]
     set_openings([view.section for view in toc if view.page > 1])  # page 1 views: from their pieces
@@ -379,9 +391,7 @@ def juan_detail(request, slug, number):
 def section_detail(request, slug, number, position):
     """One section by its position (its permalink), with previous and next sections; a
     long section one page at a time (``?page=2``, ``reader.paging``)."""
-    page = page_number(request)
-    if page is None:
-        raise Http404("No such page")
+    page = page_asked(request)
 
     def read(juan):
         # the table of contents lists the sections of the juan's page that holds this one
@@ -410,7 +420,7 @@ def section_detail(request, slug, number, position):
     view = chapters[0].sections[0]
     if not view.page_found:  # past the last page: say so, name the last and link to it
         _, explicit = display_from_request(request)
-        raise PastLastPage(page, view.page_count, "節", page_links(request, view, explicit)[-1]["url"])
+        raise PastLastPage(shown_page(request, view.page_count), view.page_count, "節", page_links(request, view, explicit)[-1]["url"])
     view.continued = goes_on(near[index - 1] if index > 0 else None, section, first_piece(view))
     parallels, late, own = section_parallels(juan, view)
     response = _reading(request, "reader/section.html", juan, chapters, {

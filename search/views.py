@@ -11,7 +11,7 @@ from django.urls import reverse
 from characters.simplified import TRADITIONAL, language_tag
 from config.api_errors import shown
 from config.budget import check
-from config.paging import SHOWN_DIGITS, page_asked, past_last
+from config.paging import NO_PAGE, SHOWN_DIGITS, page_asked, past_last
 from config.ratelimit import search_wait
 
 from reader.models import Chapter, Edition, Juan, Work
@@ -35,9 +35,6 @@ from .service import (
 )
 
 PAGE_SIZE = 50
-#: A page that is no page number (``0``, ``abc``, ``１``): a 400 naming ``page``, in the API's words
-#: (``api.pagination.StandardPagination.invalid_page_number_message``).
-NO_PAGE = "page 須為從 1 起的整數或 last (page must be a whole number from 1, or 'last'; not {page!r})"
 #: A page number past the last (a 404 naming the last page, as the API's ``past_last_message``).
 PAST_LAST = ("沒有第「{page}」頁：已過末頁，末頁為第 {last} 頁 (no page {page!r}: past the last page, {last}, "
              "at {size} hits a page)")
@@ -361,7 +358,7 @@ def no_page_message(results, number: str) -> tuple[str, int | None, int]:
     last = Paginator(results.hits, PAGE_SIZE).num_pages
     if (shown := past_last(number, last)) is not None:
         return PAST_LAST.format(page=shown, last=last, size=PAGE_SIZE), last, 404
-    return NO_PAGE.format(page=number[:SHOWN_DIGITS]), None, 400
+    return NO_PAGE.format(value=number[:SHOWN_DIGITS]), None, 400
 
 
 def not_yet_searched(edition_ids) -> dict | None:

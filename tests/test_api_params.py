@@ -51,6 +51,13 @@ def test_the_parallels_read_page_as_every_list_does(client, seed_juan):
     assert (answer.status_code, answer.json()) == (404, {"detail": (
         "沒有第「2」頁：已過末頁，末頁為第 1 頁 (no page '2': past the last page, 1; the parallel passages come "
         "whole, in one page)")})
+    answer = client.get(base, {"page": "9" * 30})  # shown as the lists show it, cut after 20 digits
+    assert (answer.status_code, answer.json()) == (404, {"detail": (
+        f"沒有第「{'9' * 20}…」頁：已過末頁，末頁為第 1 頁 (no page '{'9' * 20}…': past the last page, 1; the parallel "
+        "passages come whole, in one page)")})
+    section = client.get(base.removesuffix("parallels/"), {"page": "0003"})  # a section's pages alike
+    assert (section.status_code, section.json()) == (404, {"detail": (
+        "沒有第「3」頁：已過末頁，本節末頁為第 1 頁（no page '3': past the last page of this section, 1）")})
     span = client.get("/api/parallels/", {"text": "宰戒百官有事於射者", "page": "x"})
     assert (span.status_code, span.json()) == (400, {"page": [
         "page 須為從 1 起的整數或 last (page must be a whole number from 1, or 'last'; not 'x')"]})
@@ -59,3 +66,47 @@ def test_the_parallels_read_page_as_every_list_does(client, seed_juan):
 def test_the_distributions_group_error_is_bilingual(client, seed_juan):
     answer = client.get("/api/search/distribution/", {"q": "射", "group": "x"})
     assert (answer.status_code, answer.json()) == (400, {"group": ["group 須為 juan 或 class (group must be juan or class, not 'x')"]})
+
+
+def test_every_parameter_of_every_endpoint_answers_a_wrong_value_with_a_400_naming_it(client, seed_juan):
+    """Each parameter docs/api.md gives each endpoint, sent a value it does not take: a 400 whose
+    body names the parameter, never a 500 nor the value silently ignored (``/api/schema/?lang=abc``
+    was served in the default language)."""
+    w, e = seed_juan.work_id, seed_juan.edition_id
+    juan, ejuan = f"/api/works/{w}/juans/10", f"/api/editions/{e}/juans/10"
+    search = {"q": "射"}
+    wrong = {"page": "abc", "page_size": "0", "format": "xml", "with": "abc", "glyphs": "abc", "section": "abc",
+             "shu": "abc", "layer": "abc", "exact": "abc", "work": "abc", "edition": "abc", "juan": "卷十十",
+             "chapter": "abc", "commentator": "無此人", "sort": "abc", "context": "abc", "class": "abc",
+             "dynasty": "abc", "author": "無此人", "group": "abc", "text": "abc", "q": "\u202e", "lang": "abc",
+             "version": "a\nb"}
+    endpoints = [
+        ("/api/", {}, ["format"]),
+        ("/api/works/", {}, ["page", "page_size", "dynasty", "format"]),
+        (f"/api/works/{w}/", {}, ["format"]),
+        (f"{juan}/", {}, ["format"]),
+        (f"{juan}/sections/2/", {}, ["page", "format"]),
+        (f"{juan}/sections/2/notes/", {}, ["page", "page_size", "format"]),
+        (f"/api/editions/{e}/", {}, ["format"]),
+        (f"{ejuan}/collation/", {}, ["with", "glyphs", "section", "format"]),
+        (f"{ejuan}/collation/csv/", {}, ["with", "glyphs", "section"]),
+        (f"{ejuan}/collation/tei/", {}, ["with", "glyphs", "section"]),
+        (f"{juan}/sections/2/parallels/", {}, ["page", "format"]),
+        ("/api/parallels/", {"text": "宰戒百官有事於射者"}, ["page", "text"]),
+        ("/api/search/", search, ["q", "layer", "exact", "work", "edition", "juan", "chapter", "commentator", "sort",
+                                  "context", "page", "page_size", "class", "dynasty", "author", "format"]),
+        ("/api/search/export/csv/", search, ["q", "layer", "exact", "work", "edition", "juan", "chapter",
+                                            "commentator", "sort", "context", "class", "dynasty", "author"]),
+        ("/api/search/distribution/", search, ["group", "layer", "exact", "work", "juan", "context"]),
+        ("/api/classes/", {}, ["page", "page_size"]),
+        ("/api/classes/KR1d/works/", {}, ["shu", "page", "page_size"]),
+        ("/api/schema/", {}, ["version", "lang"]),
+    ]
+    answered = []
+    for url, given, names in endpoints:
+        for name in names:
+            response = client.get(url, {**given, name: wrong[name]}, HTTP_ACCEPT="application/json")
+            body = (b"".join(response.streaming_content) if response.streaming else response.content).decode()
+            answered.append((url, name, response.status_code, name in body))
+    assert [a for a in answered if a[2:] != (400, True)] == []
+    assert len(answered) == 69

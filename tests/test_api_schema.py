@@ -141,6 +141,16 @@ def test_a_control_character_in_the_version_is_a_clear_400(client, raw, value):
                                          f"and '-', at most 20 characters (e.g. 1.0)"}
 
 
+@pytest.mark.parametrize("lang", ["abc", "xx-yy", "1"])
+def test_a_language_django_does_not_know_is_a_400_naming_lang(client, lang):
+    """``?lang=abc`` was served in the default language, as if no ``lang`` were given."""
+    response = client.get("/api/schema/", {"lang": lang}, HTTP_ACCEPT="application/json")
+    assert (response.status_code, response.json()) == (400, {"detail": (
+        f"lang 須為 Django 所知的語言代碼，如 zh-hant、en (lang must be a language code Django knows, such as zh-hant or en; "
+        f"not {lang!r})")})
+    assert client.get("/api/schema/", {"lang": "en"}, HTTP_ACCEPT="application/json").status_code == 200
+
+
 def test_a_schema_version_and_an_empty_one_are_served(client):
     named = client.get("/api/schema/?version=1.0", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert named.status_code == 200

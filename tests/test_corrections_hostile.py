@@ -253,24 +253,22 @@ def test_the_review_queue_and_ones_own_lists_are_paged_not_cut(seed_juan, people
     assert '第 1 / 2 頁，共 203 件 · <a href="?page=2" rel="next">下一頁</a>' in first
     last = c.get("/corrections/?page=2").content.decode()
     assert last.count('<article class="pending">') == 3 and "注202" in last and "注199" not in last
-    # a page past the last names the last and links to it, one that is no page number says so
-    # (they showed the last page and the first), as the search's hits and the API's lists
-    for bad, status_words in [("3", "沒有第「3」頁：已過末頁，本表末頁為第 2 頁（<a href=\"/corrections/?page=2\">到末頁</a>）"),
-                              ("0003", "沒有第「3」頁：已過末頁，本表末頁為第 2 頁（<a href=\"/corrections/?page=2\">到末頁</a>）"),
-                              ("x", "沒有第「x」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
-                              ("0", "沒有第「0」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
-                              ("-1", "沒有第「-1」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
-                              # full-width digits are no page number (they showed page 1), as in the API
-                              ("１", "沒有第「１」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁"),
-                              ("+2", "沒有第「+2」頁：頁碼為從 1 起的整數，本表末頁為第 2 頁")]:
+    # a page past the last names the last and links to it (a 404), one that is no page number is a
+    # 400 naming ``page`` (they showed the last page and the first), as the search's hits and the API's lists
+    for bad, status, words in [
+            ("3", 404, "<p>沒有此頁：/corrections/。沒有第「3」頁：已過末頁，本表末頁為第 2 頁（<a href=\"/corrections/?page=2\">到末頁</a>）。回到"),
+            ("0003", 404, "<p>沒有此頁：/corrections/。沒有第「3」頁：已過末頁，本表末頁為第 2 頁（<a href=\"/corrections/?page=2\">到末頁</a>）。回到"),
+            *((bad, 400, f"<p>無法顯示：/corrections/。page 須為從 1 起的整數或 last (page must be a whole number from 1, or "
+                         f"'last'; not {bad!r})。回到")
+              # full-width digits are no page number (they showed page 1), as in the API
+              for bad in ("x", "0", "-1", "１", "+2"))]:
         response = c.get("/corrections/", {"page": bad})
-        shown = response.content.decode()
-        assert response.status_code == 404, bad
-        assert f"<p>沒有此頁：/corrections/。{status_words}。回到" in shown, bad
+        shown = response.content.decode().replace("&#x27;", "'")
+        assert response.status_code == status, bad
+        assert words in shown, bad
         assert '<article class="pending">' not in shown
-    english = c.get("/corrections/", {"page": "x"}).content.decode()
-    assert ('<p lang="en">Not found: /corrections/ (no page &#x27;x&#x27;: pages are numbered from 1 to the last, 2, '
-            'of this list).') in english
+    at_last = c.get("/corrections/", {"page": "last"}).content.decode()  # ``last``, as every list reads it
+    assert at_last.count('<article class="pending">') == 3 and "注202" in at_last and "第 2 / 2 頁" in at_last
     english = c.get("/corrections/", {"page": "9" * 30}).content.decode()
     assert (f'<p lang="en">Not found: /corrections/ (no page &#x27;{"9" * 20}…&#x27;: past the last page of this list, '
             '2).') in english

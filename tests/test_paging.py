@@ -114,8 +114,15 @@ def test_a_long_section_is_read_page_by_page(client, units):
     # Notes keep their numbers in the whole section (旁注 markers): page 2 starts at note 15.
     status, beside, _ = rendered(client, url + "?page=2&notes=beside")
     assert re.findall(r'title="注 (\d+)：', beside)[:2] == ["15", "16"]
-    for bad in ("?page=4", "?page=0", "?page=x", "?page=-1", "?page=1000000000"):
+    for bad in ("?page=4", "?page=1000000000"):  # past the last page
         assert client.get(url + bad).status_code == 404, bad
+    # no page number: a 400 naming ``page`` in the section API's words (config.paging.NOT_A_PAGE_NUMBER)
+    for bad in ("0", "x", "-1", "１", "+2"):
+        answer = client.get(url, {"page": bad})
+        assert answer.status_code == 400, bad
+        assert (f"<p>無法顯示：{unquote(url)}。page 須為從 1 起的整數 (page must be a whole number from 1; "
+                f"not {bad!r})。回到") in answer.content.decode().replace("&#x27;", "'"), bad
+    assert rendered(client, url + "?page=")[0] == 200  # empty: the first, as the lists read it
     # past the last page: says so in both languages, names the last and links to it (the
     # highlight kept); it said only "所求的書、卷、節或字不存在" and, in English, "this section has 3"
     past = client.get(url, {"page": "9", "hl": "射"}).content.decode()
@@ -188,6 +195,12 @@ def test_the_juan_page_shows_the_first_page_with_links(client, units):
     assert past.status_code == 404
     assert (f'<p>沒有此頁：{unquote(juan)}。沒有第「2」頁：已過末頁，本卷末頁為第 1 頁（<a href="{juan}">到末頁</a>）。回到'
             ) in past.content.decode()
+    past = client.get(juan, {"page": "0002"}).content.decode()
+    assert f"沒有第「2」頁：已過末頁，本卷末頁為第 1 頁" in past  # the page as the lists' messages show it
+    for bad in ("0", "x", "-1", "１"):  # no page number: a 400 naming ``page``, as the section page's
+        answer = client.get(juan, {"page": bad})
+        assert (answer.status_code, f"page 須為從 1 起的整數 (page must be a whole number from 1; not {bad!r})"
+                in answer.content.decode().replace("&#x27;", "'")) == (400, True), bad
 
 
 def test_the_section_api_is_paged(client, units):
