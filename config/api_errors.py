@@ -14,7 +14,8 @@ Outside ``/api/`` a view's ``Http404`` is answered by ``not_found``, the site's 
 (``templates/404.html``: the address not found, in Chinese and English, and the view's reason in
 English, in Chinese too for a page past the last, ``PastLastPage``), with ``DEBUG`` on as well: there Django wrote its own English page ("Page not found
 (404)") for ``/chars/ab/``. A path no URL matches keeps Django's page of the URLs tried when
-``DEBUG`` is on (a developer's), and is the site's page with it off (``handler404``).
+``DEBUG`` is on (a developer's), and is the site's page with it off (``handler404``). A view's
+``NotAPage`` (a ``?page=`` that is no page number) is the site's 400 page (``bad_page``), DEBUG on or off.
 """
 from __future__ import annotations
 
