@@ -54,6 +54,9 @@ def test_every_curl_example_percent_encodes_its_url():
             "curl -G --data-urlencode 'q=鵠' --data-urlencode 'layer=commentary' http://127.0.0.1:8000/api/search/",
             "curl 'http://127.0.0.1:8000/api/search/?q=%E9%B5%A0&layer=commentary'",
         ],
+        "docs/guide.md": [
+            "curl -L -o juan10.tei.xml http://127.0.0.1:8000/api/works/%E7%A6%AE%E6%9B%B8%E7%B6%B1%E7%9B%AE/juans/10/export/tei/",
+        ],
         "docs/reading.md": ["curl -G --data-urlencode 'format=json' http://127.0.0.1:8000/chars/%E4%B8%AA/"],
     }
     for command in [c for cs in commands.values() for c in cs]:
