@@ -31,7 +31,8 @@ def availability(parent: ET.Element, editions: Iterable, tag: Callable[[str], st
     ``<availability>`` of a document holding the texts of ``editions`` (``reader.models.Edition``;
     None for a work's text read without one) and return it, for the caller's own ``<p>``:
 
-    * every edition a Kanripo text: ``status="restricted"`` and one ``<licence target>``
+    * every edition a Kanripo text: ``status="free"`` (the TEI Guidelines' availability@status: free,
+      unknown or restricted; an openly licensed text, CC BY-SA 4.0, is free) and one ``<licence target>``
       (``KANRIPO_LICENCE``);
     * none: ``status="unknown"`` and ``<p>`` ``NO_LICENCE``;
     * some of each (a collation of the Siku plain text against Kanripo editions):
@@ -47,7 +48,7 @@ def availability(parent: ET.Element, editions: Iterable, tag: Callable[[str], st
     def corresp(group) -> dict:
         return {"corresp": " ".join(f"#{ids[e.pk]}" for e in group)} if mixed and ids else {}
 
-    element = ET.SubElement(parent, tag("availability"), {"status": "unknown" if unlicensed else "restricted"})
+    element = ET.SubElement(parent, tag("availability"), {"status": "unknown" if unlicensed else "free"})
     if licensed:
         licence = ET.SubElement(element, tag("licence"), {"target": KANRIPO_LICENCE[0], **corresp(licensed)})
         licence.text = KANRIPO_LICENCE[1]

@@ -137,7 +137,7 @@ def test_citations_name_the_editions_byline_in_every_form(client, db, seed_juan)
         authors = re.findall(r'<author role="([^"]*)"><roleName type="dynasty">([^<]*)</roleName><persName>([^<]*)</persName></author>', tei)
         assert "".join(f"〔{d}〕{n}{r}" for r, d, n in authors) == 2 * author.replace("\u3000", ""), authors
         assert re.search(r"<sourceDesc><bibl><author ", tei)
-        assert ('<availability status="restricted"><licence target="https://creativecommons.org/licenses/by-sa/4.0/">'
+        assert ('<availability status="free"><licence target="https://creativecommons.org/licenses/by-sa/4.0/">'
                 in tei) == bool(edition.kanripo_id)
 
 

@@ -728,7 +728,7 @@ def test_a_section_without_title_or_main_text_is_named_by_its_chapter():
 
 def test_availability_names_each_editions_licence_by_its_source():
     """One rule for the juan's TEI and the collation's (``reader.tei_availability``): Kanripo texts
-    alone are CC BY-SA 4.0 (restricted), other sources alone state none (unknown), and a mix says
+    alone are CC BY-SA 4.0 (free), other sources alone state none (unknown), and a mix says
     which witness is which, the whole under no one licence."""
     from types import SimpleNamespace
 
@@ -745,7 +745,7 @@ def test_availability_names_each_editions_licence_by_its_source():
             "Attribution-ShareAlike 4.0 International licence (CC BY-SA 4.0).", "CC").replace(
             "https://creativecommons.org/licenses/by-sa/4.0/", "by-sa")
 
-    assert written([kr, wyg]) == ('<publicationStmt><availability status="restricted"><licence target="by-sa">CC'
+    assert written([kr, wyg]) == ('<publicationStmt><availability status="free"><licence target="by-sa">CC'
                                   '</licence></availability></publicationStmt>')
     assert written([seed]) == written([None]) == written([]) == (
         '<publicationStmt><availability status="unknown"><p>No licence is recorded for this source.</p>'

@@ -162,7 +162,7 @@ def test_the_source_names_the_edition_as_the_citation_does(client, seed_juan):
     text = xml if isinstance(xml, str) else xml.decode()
     # one <author> per person, his role, dynasty and name apart; the Kanripo text's licence
     assert text.count('<author role="撰"><roleName type="dynasty">清</roleName><persName>江永</persName></author>') == 2
-    assert ('<publicationStmt><publisher>經注閱讀</publisher><availability status="restricted">'
+    assert ('<publicationStmt><publisher>經注閱讀</publisher><availability status="free">'
             '<licence target="https://creativecommons.org/licenses/by-sa/4.0/">') in text
     assert _source(xml) == [("author", None, None), ("title", None, "禮書綱目"),
                             ("edition", None, "四庫全書・文淵閣本"), ("idno", "kanripo", "KR1d0086"),
