@@ -450,7 +450,9 @@ def import_library(folder: str | Path, index: bool = True, batches: IndexBatches
         doc = _read_entry(folder, entry, read, book_juans)
         doc.sha256 = entry["imported_sha256"] or doc.sha256
         label = entry.get("edition_label") or None
-        result = load_document(doc, sha256=doc.sha256, index=False, edition=label)
+        # a restore replaces a stored juan only with --replace, and then with the juan as it was
+        # exported, whatever its size (the file checked against the manifest): no shrink guard
+        result = load_document(doc, sha256=doc.sha256, index=False, edition=label, allow_shrink=True)
         _restore_decisions(entry, result.juan)
         restored.files.append(RestoredFile(entry, result))
         restored.replaced += result.replaced

@@ -37,6 +37,7 @@ from .files import read_document
 from .mandoku import page_breaks, render_mandoku
 from .mandoku.tls import split_juans as split_tls_juans
 from .plaintext import split_juans
+from .shrink import check_shrink
 
 
 
@@ -269,7 +270,8 @@ def stored_form_of(juan: Juan) -> StoredForm:
 
 
 def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, edition: str | None = None,
-                  script: str | None = None, keep_unchanged: Container[int] = ()) -> LoadResult:
+                  script: str | None = None, keep_unchanged: Container[int] = (), allow_shrink: bool = False,
+                  path: str = "") -> LoadResult:
     """Store ``doc`` as one juan of the edition ``edition`` names (see ``_edition_for``),
     replacing any juan with the same edition and number.
 
@@ -281,9 +283,13 @@ def load_document(doc: JuanDocument, sha256: str = "", index: bool = True, editi
     be kept (those the index holds as stored, ``reader.signals.juans_indexed_as_stored``): such a
     juan whose ``StoredForm`` is the one ``doc`` gives is kept as it is (``LoadResult.unchanged``:
     nothing written, nothing to index), unless this import changes its edition or work or their
-    script.
+    script. A juan that would replace a stored one with much less of its text is refused unless
+    ``allow_shrink`` (``shrink.check_shrink``: ``ShrinkRefused`` at ``path``, the file's name by
+    default), before anything is written.
     """
     with transaction.atomic(), index_deferred():
+        if not allow_shrink:
+            check_shrink(path or doc.source_name, [doc], [juan_to_replace(doc, edition)])
         result = _load(doc, sha256, index, edition, script, keep_unchanged)
         _tell_stored(load_document, [result])
         return result
@@ -408,12 +414,23 @@ def _load(doc: JuanDocument, sha256: str, index: bool, edition_name: str | None,
 
 
 def load_documents(docs: list[JuanDocument], sha256: str = "", index: bool = True, edition: str | None = None,
-                   script: str | None = None, keep_unchanged: Container[int] = ()) -> list[LoadResult]:
+                   script: str | None = None, keep_unchanged: Container[int] = (), allow_shrink: bool = False,
+                   path: str = "") -> list[LoadResult]:
     """Store the juans of one file (``file_juans``) as ``load_document`` stores one, all in one
     transaction: the file lands whole or not at all. One ``LoadResult`` per juan, in order. The
     juans a Kanripo file gave before and gives no more (same edition and file name, other numbers)
-    are removed in the same transaction (``LoadResult.superseded``, on the first result)."""
+    are removed in the same transaction (``LoadResult.superseded``, on the first result). Unless
+    ``allow_shrink``, a file that would replace or remove stored juans with much less of their text
+    is refused before anything is written (``shrink.ShrinkRefused`` at ``path``)."""
     with transaction.atomic(), index_deferred():
+        if not allow_shrink and docs:
+            stale = Juan.objects.none()
+            if docs[0].work_key and docs[0].source_name:
+                stale = Juan.objects.filter(
+                    edition__slug=slugify(docs[0].work_key), source_name=docs[0].source_name,
+                    source_format=docs[0].source_format).exclude(number__in=[juan_key(d) for d in docs])
+            check_shrink(path or docs[0].source_name, docs, [juan_to_replace(d, edition) for d in docs],
+                         stale.select_related("work", "edition"))
         results = [_load(doc, sha256, index, edition, script, keep_unchanged) for doc in docs]
         if results and docs[0].work_key and docs[0].source_name:
             # a Kanripo file is one file of its edition's folder: the juans it gave before and gives no
@@ -475,20 +492,23 @@ def juan_to_replace(doc: JuanDocument, edition_name: str | None = None) -> Juan 
 
 
 def import_file(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
-                juan_number: int | None = None, edition: str | None = None, script: str | None = None) -> LoadResult:
+                juan_number: int | None = None, edition: str | None = None, script: str | None = None,
+                allow_shrink: bool = False) -> LoadResult:
     """Read, parse and load one file, all its juans in one transaction (``file_juans``); the
     result of its first juan. Raises ``TextFormatError`` before writing anything when the file
-    cannot be taken."""
+    cannot be taken, or would replace stored juans with much less text (``shrink``) unless
+    ``allow_shrink``."""
     return import_file_juans(path, encoding=encoding, work_title=work_title, juan_number=juan_number,
-                             edition=edition, script=script)[0]
+                             edition=edition, script=script, allow_shrink=allow_shrink)[0]
 
 
 def import_file_juans(path: str | Path, *, encoding: str = "utf-8", work_title: str | None = None,
                       juan_number: int | None = None, edition: str | None = None,
-                      script: str | None = None) -> list[LoadResult]:
+                      script: str | None = None, allow_shrink: bool = False) -> list[LoadResult]:
     """``import_file`` for every juan of the file: one ``LoadResult`` per juan, in order."""
     doc = read_document(path, encoding=encoding, work_title=work_title, juan_number=juan_number)
-    return load_documents(file_juans(doc, juan_number), sha256=doc.sha256, edition=edition, script=script)
+    return load_documents(file_juans(doc, juan_number), sha256=doc.sha256, edition=edition, script=script,
+                          allow_shrink=allow_shrink, path=str(path))
 
 
 def juan_to_document(juan: Juan) -> JuanDocument:

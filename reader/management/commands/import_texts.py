@@ -214,6 +214,25 @@ def claim(claimed: dict, path: Path, parts: list, edition: str | None) -> None:
     claimed.update((key, path) for key in keys)
 
 
+def kanripo_refusal(path: Path, doc, edition: str | None, juan: int | None) -> TextFormatError | None:
+    """The error for ``--edition`` or ``--juan`` given to a Kanripo file (``doc.work_key`` set), else
+    None. A Kanripo file's edition is the folder it is in (``KR1d0086-WYG``), named on the pages by the
+    print its pages cite (``reader.editions``), and its juan number is its file's (``KR1d0086_012``,
+    ``loader.juan_key``): ``--edition`` and ``--juan`` name those of files from other sources only
+    (docs/importing.md); given to a Kanripo file, ``--juan`` was not its number and only kept a tls
+    file's 篇 from being its juans. The import and ``--explain`` both ask it."""
+    if not doc.work_key or (not edition and juan is None):
+        return None
+    if edition:
+        return TextFormatError(str(path), 1, 1, (
+            f"--edition {edition} does not apply to a Kanripo file: its edition is the folder it is in "
+            f"({doc.work_key}); nothing from this file was stored. Import it without --edition (its files copied "
+            f"into a folder named {doc.kanripo_id}-NAME are the edition {doc.kanripo_id}-NAME)"))
+    return TextFormatError(str(path), 1, 1, (
+        f"--juan {juan} does not apply to a Kanripo file: its juan number is its file's ({juan_key(doc)}); "
+        f"nothing from this file was stored. Import it without --juan"))
+
+
 def explain_command(command: BaseCommand, files: list[Path], opts: dict, refused_files: list[str] = ()) -> None:
     """``--explain``: each file read and parsed as an import would (no database), and its
     report written (``reader.importers.explain.explain``); a file that would be skipped or
@@ -227,6 +246,8 @@ def explain_command(command: BaseCommand, files: list[Path], opts: dict, refused
         try:
             doc = read_document(path, encoding=opts["encoding"], work_title=opts["work"], juan_number=opts["juan"],
                                 trust=opts["trust"])
+            if refusal := kanripo_refusal(path, doc, opts["edition"], opts["juan"]):
+                raise refusal
             parts = file_juans(doc, opts["juan"])
             claim(claimed, path, parts, opts["edition"])
         except NoTextError as exc:
@@ -252,10 +273,13 @@ class Command(BaseCommand):
         parser.add_argument("--encoding", default="utf-8",
                             help="encoding of the files (default utf-8; e.g. gb18030, big5)")
         parser.add_argument("--work", type=catalogue_name, help="work title for files without a title line")
-        parser.add_argument("--juan", type=juan_number, help="juan number for files without a title line (0–9999)")
+        parser.add_argument("--juan", type=juan_number,
+                            help="juan number for files without a title line (0–9999); not for Kanripo files, whose "
+                                 "number is their file's (refused with one)")
         parser.add_argument("--edition", metavar="NAME", type=catalogue_name,
-                            help="the edition (witness) the files are, e.g. 四庫全書本; editions of one work are "
-                                 "linked by Kanripo ID and title")
+                            help="the edition (witness) the files are, e.g. 四庫全書本, for files not from Kanripo (a "
+                                 "Kanripo file's edition is the folder it is in: --edition with one is refused); "
+                                 "editions of one work are linked by Kanripo ID and title")
         parser.add_argument("--script", choices=SCRIPTS,
                             help="the script the edition is written in, instead of detecting it from the characters "
                                  "its juans use; in a simplified or mixed edition a simplified form that stands for "
@@ -272,6 +296,11 @@ class Command(BaseCommand):
         parser.add_argument("--store-unchanged", action="store_true",
                             help="store and index again every juan read, also one whose text and structure as stored "
                                  "the file does not change (by default such a juan is kept as it is, and said so)")
+        parser.add_argument("--allow-shrink", action="store_true",
+                            help="let a file replace a stored juan (or a Kanripo file the juans it gave before) with "
+                                 "less than half of its characters; without it such a file is refused and nothing "
+                                 "from it is stored (a file cut short or damaged would otherwise replace the whole "
+                                 "juan)")
         parser.add_argument("--explain", action="store_true",
                             help="store nothing: print what each file would give (chapters, sections, layers and "
                                  "commentators with counts, bylines, each inferred boundary and every unsure place, "
@@ -339,6 +368,8 @@ class Command(BaseCommand):
                 try:
                     if isinstance(doc, TextFormatError):
                         raise doc
+                    if refusal := kanripo_refusal(path, doc, opts["edition"], opts["juan"]):
+                        raise refusal
                     parts = file_juans(doc, opts["juan"])  # a plain-text book of several juans: one each
                     claim(claimed, path, parts, opts["edition"])
                     for part in parts:
@@ -355,7 +386,8 @@ class Command(BaseCommand):
                             say(f"replacing {old.work.title}（{old.edition.slug}）{old.display_label} (juan "
                                 f"{old.number}, imported from {old.source_name or 'a file of another name'}) with {path}")
                     results = load_documents(parts, sha256=doc.sha256, index=False, edition=opts["edition"],
-                                             script=opts["script"], keep_unchanged=keep or ())
+                                             script=opts["script"], keep_unchanged=keep or (),
+                                             allow_shrink=opts["allow_shrink"], path=str(path))
                 except NoTextError as exc:  # a header and no text (Kanripo has such files): skipped, not refused
                     skipped.append(str(exc))
                     say(f"skipped {exc}")
