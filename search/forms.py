@@ -1,4 +1,5 @@
 """Validation of search parameters, shared by the search page and the API."""
+import unicodedata
 from collections import Counter
 
 from django import forms
@@ -95,10 +96,17 @@ def layer_choice(names) -> tuple[frozenset, frozenset]:
         return split_layer_choices(names, book_layer_names())
 
 
+def _shown(value: str) -> str:
+    """``value`` without its format characters (Unicode Cf: U+200B, U+2060, U+FEFF, U+202E…) and
+    without space at its ends. Variation selectors stay: a name may be stored with one."""
+    return "".join(c for c in value if unicodedata.category(c) != "Cf").strip()
+
+
 class ValuesField(forms.Field):
     """A filter that takes several values: repeated (``class=KR1d&class=KR2a``), comma-separated
     (``class=KR1d,KR2a``) or both. Cleans to the tuple of values as given, each once (``()``:
-    no filter); at most ``MAX_VALUES`` of them, each at most ``max_length`` characters (50); more,
+    no filter), without format characters (Unicode Cf: a zero-width space, word joiner or
+    direction control pasted with ``卷一上`` is ``卷一上``, as the query reads it); at most ``MAX_VALUES`` of them, each at most ``max_length`` characters (50); more,
     or a longer one, is a ``ValidationError`` in Chinese and English."""
 
     widget = forms.SelectMultiple
@@ -112,8 +120,8 @@ class ValuesField(forms.Field):
         if value in (None, ""):
             return ()
         values = [value] if isinstance(value, str) else list(value)
-        names = tuple(dict.fromkeys(n.strip() for v in values for n in str(v).replace("，", ",").split(",")
-                                    if n.strip()))
+        names = tuple(dict.fromkeys(n for v in values for n in (_shown(n) for n in str(v).replace("，", ",").split(","))
+                                    if n))
         if len(names) > self.MAX_VALUES or any(len(n) > self.max_length for n in names):
             raise forms.ValidationError(f"過多或過長的篩選值：至多 {self.MAX_VALUES} 個，每個至多 {self.max_length} 字 "
                                         f"(at most {self.MAX_VALUES} values of {self.max_length} characters each)")

@@ -56,6 +56,10 @@ def test_a_value_that_names_nothing_among_several_is_a_400_naming_it(client, mao
         return answer.status_code, answer.json()
     assert error(work=[seed, "莊子"]) == (400, {"work": ["沒有「莊子」這部書 (no work '莊子': see /api/works/)"]})
     assert error(juan=["卷十", "卷九十九"]) == (400, {"juan": ["沒有「卷九十九」這一卷 (no juan labelled '卷九十九')"]})
+    # a character that shows nothing, pasted with a value, is not part of it (as in the query)
+    assert error(juan="卷九十九\u200b") == (400, {"juan": ["沒有「卷九十九」這一卷 (no juan labelled '卷九十九')"]})
+    assert client.get("/api/search/", {"q": "也", "juan": "\u2060卷十\u200b", "work": seed}).json()["count"] == \
+        client.get("/api/search/", {"q": "也", "juan": "卷十", "work": seed}).json()["count"]
     assert error(work=shi, edition=[maoshi.edition_id, seed_juan.edition_id]) == (400, {"edition": [
         f"「{seed_juan.edition_id}」不是「{shi}」的版本 (edition '{seed_juan.edition_id}' is not an edition of work '{shi}')"]})
 
