@@ -23,7 +23,7 @@ from .juan_labels import shown_label
 from .juans import APPENDIX, Content, front_or_back, juan_contents
 from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, section_byline
-from .matter import juan_matter_writer, matter_writer
+from .matter import matter_writer
 from .pieces import EDITORIAL, is_classic
 from .signals import naming_pieces, naming_titles, pieces_named, titles_unmade
 
@@ -552,9 +552,7 @@ def juan_citation_text(juan, chapters=()) -> str:
         label, titles = _by_printed_juan(chapters, continued), ""
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
-    writer = juan_matter_writer(juan)  # front matter (周易註疏's 御製…): its writer's, never the commentators
-    author = cited_author(juan.edition, juan.work) if writer is None else writer
-    return readable(f"{author}《{cited_title(juan)}》{label}{titles}"
+    return readable(f"{cited_author(juan.edition, juan.work)}《{cited_title(juan)}》{label}{titles}"
                     + ("（" + "，".join(where) + "）" if where else ""))
 
 

@@ -67,20 +67,3 @@ def matter_writer(section) -> str | None:
     section.matter = writer
     return writer
 
-
-def juan_matter_writer(juan) -> str | None:
-    """Who a citation of a whole juan names when every section of it is front or back matter
-    (``matter_writer`` not None: 周易註疏 KR1a0007_001, the emperor's 御製讀易繋辭上傳第五章書義): the
-    writer they share (``〔清〕高宗弘曆``), or "" when they name none or several (a file of 序 by several
-    hands): never the book's commentators, who wrote none of it. None for a juan of the book's text
-    (cited under the work's people) or one with no section. One query, then ``matter_writer``'s for
-    each section up to the first that is the book's text."""
-    writers = set()
-    for section in juan.sections.order_by("position"):
-        writer = matter_writer(section)
-        if writer is None:
-            return None
-        writers.add(writer)
-    if not writers:
-        return None
-    return writers.pop() if len(writers) == 1 else ""

@@ -187,7 +187,7 @@ def test_every_filter_the_search_reads_is_a_documented_parameter(schema, path):
 
 #: A value for each named part of the site's routes, the seed's (``pk``: the work's or the edition's id).
 SAMPLES = {"slug": "禮書綱目", "edition": "禮書綱目", "number": "10", "position": "1", "char": "說", "code": "KR1d",
-           "kind": "json", "rest": "juans/10/", "pk": None, "uidb64": "MQ", "token": "x-y"}
+           "kind": "json", "rest": "juans/10/", "label": "卷十", "pk": None, "uidb64": "MQ", "token": "x-y"}
 
 
 def site_routes(patterns, prefix=""):

@@ -145,7 +145,8 @@ def test_front_matter_is_readable(kanripo, client):
 def test_work_page_lists_every_juan_in_order(kanripo, client):
     page = client.get("/works/KR1d0086/").content.decode()
     labels = re.findall(r'<a href="/works/KR1d0086/juan/(\d+)/">([^<]+)</a>', page)
-    assert labels == [("0", "采輯羣書目・目錄・序"), ("3", "卷一"), ("12", "卷十")]
+    # the form's 正文始於卷一 link first, then the list
+    assert labels == [("3", "卷一"), ("0", "采輯羣書目・目錄・序"), ("3", "卷一"), ("12", "卷十")]
 
 
 def test_sbck_control_character_is_kept(kanripo):

@@ -98,19 +98,3 @@ def test_the_inferred_dot_has_a_key_on_the_page_that_shows_it(client, seed_juan)
     key = re.search(r'<p class="inferred-key" id="inferred-key">.*?</p>', page).group()
     assert re.sub(r"<[^>]+>", "", key) == "經字前淡點：此段屬何層（經、注、提要等）及其起訖，由本站據疏之標目、版式推定，非底本所標（滑鼠停留可見其據）。"
     assert 'inferred-key' not in client.get("/works/禮書綱目/juan/10/").content.decode()
-
-
-@pytest.mark.django_db
-def test_a_front_matter_juan_is_cited_under_its_writer_not_the_commentators(empty_db, client):
-    """周易註疏 KR1a0007_001 is the emperor's essay 御製讀易繋辭上傳第五章書義: its juan citation named
-    〔魏〕王弼注 〔晉〕韓康伯注 〔唐〕陸德明音義 〔唐〕孔穎達疏 as its writers; it names 高宗弘曆, who signs it
-    (``reader.matter.juan_matter_writer``). 卷一 (file 12) keeps the commentators."""
-    from reader.citation import juan_citation_text
-
-    essay = import_file(JINGBU / "KR1a0007" / "KR1a0007_001.txt").juan
-    first = import_file(JINGBU / "KR1a0007" / "KR1a0007_012.txt").juan
-    assert juan_citation_text(essay) == "〔清〕高宗弘曆《周易註疏》御製讀易繋辭上傳第五章書義（四庫全書・文淵閣本，Kanripo KR1a0007_001）"
-    assert juan_citation_text(first) == ("〔魏〕王弼注\u3000〔晉〕韓康伯注\u3000〔唐〕陸德明音義\u3000〔唐〕孔穎達疏《周易註疏》卷一"
-                                         "（四庫全書・文淵閣本，Kanripo KR1a0007_012）")
-    page = client.get("/works/KR1a0007/juan/1/").content.decode()
-    assert "〔清〕高宗弘曆《周易註疏》御製讀易繋辭上傳第五章書義" in page and "孔穎達疏《周易註疏》御製" not in page
