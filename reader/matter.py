@@ -66,4 +66,3 @@ def matter_writer(section) -> str | None:
                               .first() or "")
     section.matter = writer
     return writer
-

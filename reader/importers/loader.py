@@ -424,27 +424,32 @@ def load_documents(docs: list[JuanDocument], sha256: str = "", index: bool = Tru
     is refused before anything is written (``shrink.ShrinkRefused`` at ``path``)."""
     with transaction.atomic(), index_deferred():
         if not allow_shrink and docs:
-            stale = Juan.objects.none()
-            if docs[0].work_key and docs[0].source_name:
-                stale = Juan.objects.filter(
-                    edition__slug=slugify(docs[0].work_key), source_name=docs[0].source_name,
-                    source_format=docs[0].source_format).exclude(number__in=[juan_key(d) for d in docs])
             check_shrink(path or docs[0].source_name, docs, [juan_to_replace(d, edition) for d in docs],
-                         stale.select_related("work", "edition"))
+                         superseded_juans(docs).select_related("work", "edition"))
         results = [_load(doc, sha256, index, edition, script, keep_unchanged) for doc in docs]
-        if results and docs[0].work_key and docs[0].source_name:
+        if results:
             # a Kanripo file is one file of its edition's folder: the juans it gave before and gives no
             # more (its 篇 now read as the book's juans, or the other way) go, so its text is held once
-            kept = [r.juan.pk for r in results]
-            stale = Juan.objects.filter(edition=results[0].juan.edition_id, source_name=docs[0].source_name,
-                                        source_format=docs[0].source_format).exclude(pk__in=kept)
-            results[0].superseded = list(stale.values_list("pk", flat=True))
+            results[0].superseded = list(superseded_juans(docs).values_list("pk", flat=True))
             if results[0].superseded:
                 Juan.objects.filter(pk__in=results[0].superseded).delete()
                 if index:
                     juans_changing.send(sender=load_documents, changes=[(None, pk) for pk in results[0].superseded])
         _tell_stored(load_documents, results)
         return results
+
+
+def superseded_juans(docs: list[JuanDocument]):
+    """The stored juans the Kanripo file whose juans are ``docs`` gave before and gives no more: of
+    its edition (its folder, ``doc.work_key``, which is the edition's slug: ``_edition_for``), its
+    file name and format, with numbers other than those ``docs`` give (``juan_key``). A QuerySet,
+    empty for a file from another source. Read before a load (the shrink guard) and after it (what
+    the load removes)."""
+    first = docs[0]
+    if not (first.work_key and first.source_name):
+        return Juan.objects.none()
+    return Juan.objects.filter(edition__slug=slugify(first.work_key), source_name=first.source_name,
+                               source_format=first.source_format).exclude(number__in=[juan_key(d) for d in docs])
 
 
 def file_juans(doc: JuanDocument, juan_number: int | None = None) -> list[JuanDocument]:
