@@ -86,8 +86,9 @@ def short_label(label: str) -> str:
     return f"{parts[0]}至{parts[-1]}"
 
 
-#: A label of a book divided into 上中下 and each of them again (世説新語's 卷上之上 … 卷下之下): the juan
-#: 卷上 and its part 之上.
+#: A label of a book divided into 上中下 and each of them again (世説新語 四部叢刊's 卷上之上 … 卷下之下,
+#: six juans in three books): the book 上 (``book``) and its part 之上 (``part``), read by the work
+#: page's count (``reader.juans``), the ranges (``short_label``) and the importer (``header.file_juans``).
 DIVISION = re.compile(r"^[卷巻](?P<book>[上中下])(?:之(?P<part>[上中下]))?$")
 
 

@@ -135,9 +135,6 @@ class JuanCount:
         return main or extra
 
 
-#: A juan's label in a book divided into 上, 中 and 下 and each of them again (世説新語 四部叢刊:
-#: 卷上之上 … 卷下之下), as the importer reads it (``importers.mandoku.header.DIVISION_LABEL``).
-_DIVISION = DIVISION
 #: Words of a label that names front or back matter, not a juan (序, 目錄, 提要, 考證 …).
 _MATTER = re.compile(r"序|目[錄録]|提要|凡例|跋|附[錄録]|考證|校勘記")
 #: A file label that is a chapter's title as Kanripo's tables write it (〈乾〉第一, 〈繫辭上〉):
@@ -153,16 +150,16 @@ def juan_count(juans) -> JuanCount:
     numbered file (1 and up) as a juan, except labels of front or back matter (序, 目錄 …);
     a file labelled by a chapter's title (``CHAPTER_LABEL``) is a chapter, a file labelled
     …考證 (``APPENDIX``) the editors' 考證; file 0 is Kanripo's front matter. A book divided into
-    上中下 and each of them again (``_DIVISION``: 世説新語's 卷上之上 … 卷下之下) counts its 上, 中
+    上中下 and each of them again (``DIVISION``: 世説新語's 卷上之上 … 卷下之下) counts its 上, 中
     and 下 as its juans and its divisions as its printed 卷 (``JuanCount.parts``), as a numbered
     卷 printed in parts (卷一上, 卷一下) counts once and each part once among the printed 卷."""
     juans = list(juans)
     numbers, printed, heads, other, chapters, kaozheng = set(), set(), set(), 0, 0, 0
-    divided = any(_DIVISION.match(part) for juan in juans for part in juan.label.split("・"))
+    divided = any(DIVISION.match(part) for juan in juans for part in juan.label.split("・"))
     named_by_contents = not divided and not any(label is not None and label.is_juan
                                                 for juan in juans for label in juan_labels_of(juan))
     for juan in juans:
-        books = [_DIVISION.match(part) for part in juan.label.split("・")]
+        books = [DIVISION.match(part) for part in juan.label.split("・")]
         if juan.label and all(books):  # 卷中之上・卷下之上・卷下之下: 中 and 下, three printed 卷
             numbers.update(("book", m["book"]) for m in books)
             printed.update(("book", m["book"], m["part"]) for m in books)
@@ -346,7 +343,7 @@ def nav_label(juan) -> str:
     return clip(short, NAV_LABEL_CHARS)
 
 
-_DIVISION_ORDER = "上中下"
+DIVISION_ORDER = "上中下"
 
 
 @dataclass
@@ -374,7 +371,7 @@ def printed_entries(juans) -> list[PrintedJuan]:
     entry per 卷 (a chapter of none, the 校語 bound before 卷上之上, goes with the entry it precedes; a
     chapter titled by its 卷, 禮書綱目's 〈卷首下〉, is the entry's label, not its contents; 前漢書
     KR2a0007_001 gives 卷一上 〈高帝紀第一上〉 附〈卷一上考證〉 and 卷一下 〈高帝紀第一下〉 附〈卷一下考證〉),
-    and the entries of a book divided into 上中下 read 上之上, 上之下, 中之上 … 下之下 (``_DIVISION``)
+    and the entries of a book divided into 上中下 read 上之上, 上之下, 中之上 … 下之下 (``DIVISION``)
     wherever their files put them, every other entry (序, 目錄) keeping its place:
     世説新語's files 1 (卷上之上・卷上之下), 2 (卷中之上・卷下之上・卷下之下), 3 (卷中之下) are listed
     卷上之上, 卷上之下, 卷中之上, 卷中之下, 卷下之上, 卷下之下 (decision 0062)."""
@@ -400,14 +397,14 @@ def printed_entries(juans) -> list[PrintedJuan]:
 
 
 def in_printed_order(entries: list[PrintedJuan]) -> list[PrintedJuan]:
-    """``entries`` with those labelled by a division of a book divided into 上中下 (``_DIVISION``:
+    """``entries`` with those labelled by a division of a book divided into 上中下 (``DIVISION``:
     卷中之下) put in the book's order in the places they hold among the others (stable sort of the
     divisions alone: 上 before 中 before 下, a book before its parts); the rest keep their places."""
     def key(entry: PrintedJuan) -> tuple[int, int]:
-        m = _DIVISION.match(entry.label)
-        return (_DIVISION_ORDER.index(m["book"]), _DIVISION_ORDER.index(m["part"]) if m["part"] else -1)
+        m = DIVISION.match(entry.label)
+        return (DIVISION_ORDER.index(m["book"]), DIVISION_ORDER.index(m["part"]) if m["part"] else -1)
 
-    places = [i for i, entry in enumerate(entries) if _DIVISION.match(entry.label)]
+    places = [i for i, entry in enumerate(entries) if DIVISION.match(entry.label)]
     ordered = sorted((entries[i] for i in places), key=key)
     out = list(entries)
     for i, entry in zip(places, ordered):

@@ -22,6 +22,7 @@ from catalogue.catalogue import entry as catalogue_entry
 from reader.catalogue_writers import work_people
 
 from ..document import TIYAO_TITLE, JuanDocument  # noqa: F401  (layers reads it here)
+from reader.juan_labels import DIVISION
 from reader.numerals import NUMERAL_CHARS, chinese_to_int
 from ..bylines import (DYNASTIES, NAME_MAX, OFFICES, PART_TITLE, ROLE, byline_entries, byline_people, clean_author, dynasty_of,
                        listed_entries, office_line, parse_byline, several_authors, shared_role, spaced_out, unsigned_byline)
@@ -95,17 +96,13 @@ FILE_LABEL = re.compile(r"^" + FILE_VALUE)
 PART_NAMES = re.compile(r"^(?:序|目[録錄]|附[録錄]|後序|跋|提要)$")
 
 
-#: A juan's label in a book divided into 上, 中 and 下 and each of them again (世説新語 四部叢刊: 卷上之上
-#: … 卷下之下, six juans in three books), as the ``FILE`` property names the part (``卷中之下``).
-DIVISION_LABEL = re.compile(r"^(?:卷|巻)[上中下](?:之[上中下])?$")
-
 
 def file_juans(text: str, work: str) -> list[str]:
     """The juans a file holds as its ``#+PROPERTY: FILE`` lines name them (``FILE_VALUE``), in
     order, each once: the part of each line whose book is the work's (its title, up to
     ``TITLE_VARIANTS``, begins the book's name: not 春秋胡氏傳 bound into 春秋正義's files) and
     that is a juan's label, numbered (``JUAN_LABEL``: 卷三十) or a place in a book divided into
-    上中下 (``DIVISION_LABEL``: 卷中之下). Kanripo writes these lines from the page images'
+    上中下 (``reader.juan_labels.DIVISION``: 卷中之下). Kanripo writes these lines from the page images'
     catalogue, one over each part of the file (SOURCES.md), so they name the juans a file holds
     where its title line misprints one (世説新語 KR3l0002_003 prints 世説新語卷之下 over the part its
     ``FILE`` line, its end title 世説新語中之下 and the book's table of contents call 卷中之下) or
@@ -117,7 +114,7 @@ def file_juans(text: str, work: str) -> list[str]:
     for m in re.finditer(r"^#\+PROPERTY: FILE " + FILE_VALUE.replace("$", "(?=\n|$)"), text, re.M):
         book = m["book"].translate(TITLE_VARIANTS)
         if own and book.startswith(own) and book[len(own):] not in COLLATION_BOOKS and (
-                JUAN_LABEL.match(m["part"]) or DIVISION_LABEL.match(m["part"])):
+                JUAN_LABEL.match(m["part"]) or DIVISION.match(m["part"])):
             found.append(m["part"])
     return list(dict.fromkeys(found))
 
