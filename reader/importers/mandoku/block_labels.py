@@ -28,7 +28,7 @@ from characters.folding import fold
 
 from ..bylines import HEADING_WORD
 from ..document import CLASSIC, DEFAULT_LAYER, LABEL, NOTE, TEXT, JuanDocument
-from .lines import IDEO_SPACE, PILCROW, PieceBuilder, add_layout
+from .lines import IDEO_SPACE, PILCROW, PieceBuilder, add_layout, spaced_words
 from .piece_heads import HEADING_MAX
 from .units import Unit
 
@@ -48,8 +48,7 @@ def _cell(para, k: int) -> bool:
     ``集說(…)　``)."""
     if k + 2 >= len(para) or para[k + 2].kind != TEXT:
         return False
-    words = _line_words(para[k + 2])
-    return words.startswith(IDEO_SPACE) and bool(words.strip(IDEO_SPACE))
+    return spaced_words(_line_words(para[k + 2]))
 
 
 def _next_cell(para, k: int) -> bool:

@@ -447,3 +447,9 @@ def stacked_heads(before: str, line: str, after: str) -> bool:
     return (len(lead) >= 2 and lead == indent and bool(_WORDS_ALONE.match(words))
             and len(words.rstrip(PILCROW)) <= STACKED_MAX and bool(_WORDS_NOTED.match(rest))
             and (not below and tail.startswith("(") or len(below) > len(indent) and not tail.startswith("(")))
+
+
+def spaced_words(words: str) -> bool:
+    """Whether ``words`` (what a line prints after a note) opens with a space and holds words after
+    it: the next cell of a row, not the note's line going on (``block_labels``, ``structure``)."""
+    return words.startswith(IDEO_SPACE) and bool(words.strip(IDEO_SPACE))

@@ -31,7 +31,7 @@ from .contents import TITLE as CONTENTS_TITLE
 from .divisions import division_heading, listed_headings, titled_chapters
 from .hexagrams import hexagram_chapters
 from .listed_kinds import listed_kinds
-from .lines import IDEO_SPACE, PieceBuilder, add_layout
+from .lines import IDEO_SPACE, PieceBuilder, add_layout, spaced_words
 from .piece_heads import (HEADING_MAX, TITLED_MAX, GENRE_END, above_running_note, author_after, flush_text,  # noqa: F401
                           author_under_title, byline_of, commentator_line, holds_circle, line_with_notes, noted_title, notes_only, past_notes,
                           note_under_heading, preface_line, running_title, title_words, wrapped_title, writers_line)
@@ -322,15 +322,10 @@ def recurring_labels(units: list[Unit], least: int = RECURRING_LABEL, rows: bool
     for u in units:
         if u.kind == "para" and len(u.pieces) > 1 and u.pieces[0].kind == TEXT and u.pieces[1].kind == NOTE and (
                 rows or not (len(u.pieces) > 2 and u.pieces[2].kind == TEXT
-                             and _spaced_words("".join(u.pieces[2].chunks)))):
+                             and spaced_words("".join(u.pieces[2].chunks)))):
             text = "".join(u.pieces[0].chunks)
             counts[text] = counts.get(text, 0) + 1
     return frozenset(t for t, n in counts.items() if n >= least)
-
-
-def _spaced_words(words: str) -> bool:
-    """Whether ``words`` (a text piece after a note) opens with a space and holds words after it."""
-    return words.startswith(IDEO_SPACE) and bool(words.strip(IDEO_SPACE))
 
 
 def poem_titles(sections: list[SectionDoc], chunks: list[list[int]], run: list[Unit],
