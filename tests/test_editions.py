@@ -1,5 +1,6 @@
 """Editions of one work (issue 14): the linking rule, the import, the pages and API, the
 migration of one-edition works, and URLs from before editions existed."""
+import io
 import os
 import re
 import sqlite3
@@ -513,3 +514,27 @@ def test_a_work_of_one_edition_is_that_editions_page(empty_db, search_backend, c
     assert '<p class="edition-level">版本：四庫全書・文淵閣本（本書只收此一版本）</p>' in page
     juan = client.get("/works/KR1d0086/juan/12/").content.decode()
     assert shelf + '<a href="/works/KR1d0086/">禮書綱目</a> › <span aria-current="page">卷十</span></nav>' in juan
+
+
+@pytest.mark.parametrize("header, message", [
+    ("#+TITLE: 惡\u202e意書", ":2:11: the work title '惡\\u202e意書' holds U+202E RIGHT-TO-LEFT OVERRIDE, which a name does "
+                             "not need and which would change how it shows; write it without that character and import "
+                             "the file again"),
+    ("#+TITLE: 禮書綱目\n#+PROPERTY: BASEEDITION 版\u200b本", ":3:26: the edition name '版\\u200b本' holds U+200B ZERO "
+                                                           "WIDTH SPACE, which a name does not need and which would "
+                                                           "change how it shows; write it without that character and "
+                                                           "import the file again")])
+def test_import_refuses_a_header_name_with_controls(empty_db, tmp_path, header, message):
+    """A ``#+TITLE`` or edition property holding a direction control or a zero-width character
+    is refused as ``--work``/``--edition`` are, located at the character (file, line, column),
+    and nothing is stored: the name would show turned round or as another in every citation."""
+    path = tmp_path / "KR9z9999" / "KR9z9999_001.txt"
+    path.parent.mkdir()
+    path.write_text("# -*- mode: mandoku-view; -*-\n" + header + "\n#+PROPERTY: ID KR9z9999\n"
+                    "惡意書卷一¶\n天地玄黄宇宙洪荒¶\n", encoding="utf-8")
+    err = io.StringIO()
+    with pytest.raises(CommandError) as refused:
+        call_command("import_texts", str(path), stdout=open(os.devnull, "w"), stderr=err)
+    assert str(refused.value) == "1 of 1 files rejected; nothing was stored from them"
+    assert err.getvalue() == "rejected " + str(path) + message + "\n"
+    assert (Work.objects.count(), Juan.objects.count()) == (0, 0)

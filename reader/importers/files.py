@@ -19,6 +19,7 @@ from reader.slugs import slug_problem
 from .document import JuanDocument
 from .errors import TextFormatError
 from .lengths import check_lengths
+from .names import catalogue_name_problem, unshowable_index
 from .mandoku import is_mandoku, parse_mandoku
 from .siku import MAX_JUAN, parse_siku
 from .mandoku.lines import PB
@@ -89,6 +90,7 @@ def read_document(path: str | Path, *, encoding: str = "utf-8", work_title: str 
         _refuse_headless_kanripo(text, path)
         doc = parse_siku(text, str(path), work_title=work_title, juan_number=juan_number)
         _check_looks_chinese(text, path)
+    _check_names(doc, text, path)
     check_lengths(doc, text, str(path))
     doc.warnings.extend(inner_bom_warnings(text, str(path)))
     doc.warnings.extend(damaged_entity_warnings(text, str(path)))
@@ -287,3 +289,25 @@ def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:
     problem = problem or f"it is longer than {Work._meta.get_field('kanripo_id').max_length} characters"
     raise TextFormatError(str(path), line, column, f"the text ID {doc.kanripo_id!r} (#+PROPERTY: ID) would be the "
                                                    f"work's URL key, but {problem}")
+
+
+def _check_names(doc: JuanDocument, text: str, path: Path) -> None:
+    """Refuse a file whose work title, other titles or edition name (as its header, title line or
+    folder's ``Readme.org`` give them) hold a control or format character (``names.catalogue_name_problem``):
+    ``TextFormatError`` at that character's first place in the file or its ``Readme.org``, or at
+    1:1 of the file when the name came from elsewhere (the file's name)."""
+    names = [("work title", doc.work_title), ("edition name", doc.edition)]
+    names += [("title", title) for title in doc.other_titles]
+    for what, name in names:
+        index = unshowable_index(name or "")
+        if index is None:
+            continue
+        where, source = str(path), text
+        if text.find(name[index]) < 0 and (path.parent / "Readme.org").is_file():
+            where = str(path.parent / "Readme.org")
+            source = (path.parent / "Readme.org").read_text(encoding="utf-8", errors="replace")
+        at = source.find(name[index])
+        line, column = locate(source, at) if at >= 0 else (1, 1)
+        raise TextFormatError(where if at >= 0 else str(path), line, column,
+                              f"the {what} {catalogue_name_problem(name)}; write it without that character "
+                              f"and import the file again")

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-import unicodedata
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -31,6 +30,7 @@ from reader.dberrors import describe
 from reader.importers.errors import NoTextError, TextFormatError
 from reader.importers.explain import explain
 from reader.importers.files import TRUST_CHOICES, read_document
+from reader.importers.names import catalogue_name_problem
 from reader.importers.loader import file_juans, juan_key, juan_to_replace, load_documents
 from reader.importers.readahead import read_ahead
 from reader.importers.worklock import WorkBusyError, WorkLocks, work_name
@@ -96,17 +96,11 @@ def juan_number(value: str) -> int:
 
 def catalogue_name(value: str) -> str:
     """``--work``, ``--edition``: a name the catalogue, citations and page titles show as written,
-    else an error naming the first character no name needs: a control or format character
-    (Unicode general category Cc or Cf: a direction control such as U+202E would turn the name
-    round, or what follows it, wherever it is shown; a zero-width space would make two names
-    look one), or an empty name."""
-    if not value.strip():
-        raise argparse.ArgumentTypeError("an empty name")
-    for ch in value:
-        if unicodedata.category(ch) in ("Cc", "Cf"):
-            name = unicodedata.name(ch, "a control character")
-            raise argparse.ArgumentTypeError(f"{value!r} holds U+{ord(ch):04X} {name}, which a name does not need "
-                                             f"and which would change how it shows")
+    else an error saying why not (``reader.importers.names.catalogue_name_problem``: empty, or holding a
+    control or format character)."""
+    problem = catalogue_name_problem(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 
