@@ -40,7 +40,9 @@ COLLATION_PARAMETERS = [
 def collation_from_request(request, kwargs):
     """Parse ``with``, ``glyphs``, ``section`` and ``text`` and collate; raises ``ValidationError``
     for an edition that is not another edition of the work, an empty ``with``
-    (``collation.service.empty_witness_message``), a bad section or another ``text``."""
+    (``collation.service.empty_witness_message``), a bad section or another ``text``, and for
+    ``glyphs``, ``section`` or ``text`` given several different values (``one_paging_value``)."""
+    one_paging_value(request, {"glyphs", "section", "text"})  # glyphs=hide&glyphs=show: never the last read
     juan = _juan(kwargs)
     others = list(juan.edition.work.editions.exclude(pk=juan.edition_id).order_by("id"))
     wanted = request.query_params.getlist("with")

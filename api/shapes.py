@@ -386,6 +386,24 @@ class PersonReadSerializer(serializers.Serializer):
         "the names it stands for, as the author facet and the hits' commentator name them (班固)"))
 
 
+class BehindEditionSerializer(serializers.Serializer):
+    """An edition named by ``not_yet_indexed``."""
+
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    name = serializers.CharField(help_text="the edition as the search page names it: 禮書綱目（欽定四庫全書・純文字本）")
+
+
+class NotYetIndexedSerializer(serializers.Serializer):
+    """What the index does not hold yet of the editions searched (``search.service.not_yet_searched``)."""
+
+    new = serializers.IntegerField(help_text="juans stored and not in the index at all: their text is not searched")
+    changed = serializers.IntegerField(help_text=(
+        "juans the index holds as they were before a correction or a new import: the text searched is the earlier one"))
+    editions = BehindEditionSerializer(many=True, help_text="the first five editions, by work title")
+    count = serializers.IntegerField(help_text="how many editions")
+
+
 class SearchResponseSerializer(serializers.Serializer):
     """A page of hits: ``count`` occurrences in ``passages`` passages, hits per juan, hints, facets,
     and, for a search with filters that found nothing, what each filter took away."""
@@ -401,6 +419,9 @@ class SearchResponseSerializer(serializers.Serializer):
     people_read = PersonReadSerializer(many=True, required=False, help_text=(
         "only when a person filter's value stands for people other than the name as typed: whom it was read as "
         "(author=班孟堅: 班固; commentator=鄭: 鄭玄)"))
+    not_yet_indexed = NotYetIndexedSerializer(required=False, help_text=(
+        "only when the index does not yet hold some of the searched editions' stored juans at their stored version "
+        "(an import or a correction whose reindex is not yet written): how many and which editions"))
     unfiltered = UnfilteredSerializer(required=False, help_text=(
         "only when the search has filters and found nothing: the hits without each filter and without them "
         "all, and which filters emptied it (`emptied_by`)"))

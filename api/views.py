@@ -39,7 +39,9 @@ from search.facet_menu import active_filters
 from search.facets import people_read, works_of_dynasties
 from search.filters import folded_hits, form_filters, without_filters
 from search.forms import PAGING, DynastyField, SearchForm, ValuesField, one_value_errors
-from search.service import HitLinks, edition_places, hit_place, kept_section_names, name_layers, query_hints, run_search
+from search.service import (
+    HitLinks, edition_places, hit_place, kept_section_names, name_layers, not_yet_searched, query_hints, run_search,
+)
 
 from . import exports, hitlists, juan_exports, shapes
 from .parameters import EDITION_ID, JUAN_N, KIND, POSITION, SEARCH_PARAMETERS, WORK_ID
@@ -368,6 +370,12 @@ class SearchView(APIView):
         # without each (search.filters.without_filters, as the search page shows them).
         if (unfiltered := emptied_by(request, results)) is not None:
             response.data["unfiltered"] = unfiltered
+        # juans stored but not yet (re)written to the index: a search that finds nothing in a book
+        # imported a minute ago is not read as the book lacking the words
+        if behind := not_yet_searched(form.cleaned_data.get("edition_ids")):
+            response.data["not_yet_indexed"] = {
+                "new": behind["new"], "changed": behind["changed"], "count": behind["count"],
+                "editions": [{"id": e.pk, "slug": e.slug, "name": str(e)} for e in behind["editions"]]}
         return _etagged(request, response)
 
 

@@ -14,7 +14,7 @@ app_name = "collation"
 #: variants hidden, the text collated (``?text=imported``: as imported, without the accepted
 #: corrections), the display settings (``reader.reading.CHOICES``); any other parameter is
 #: dropped by a redirect (``?title=1`` had the page built and kept for each value).
-COLLATION = frozenset({"with", "glyphs", "text", *CHOICES})
+COLLATION = views.ONE_VALUED | {"with"}
 #: The values it knows of those with a fixed set: any other is read as none (``?glyphs=x1``).
 KNOWN = {**CHOICES, "glyphs": ("hide",), "text": (IMPORTED,)}
 urlpatterns = [

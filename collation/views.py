@@ -11,12 +11,12 @@ from django.utils.encoding import escape_uri_path, uri_to_iri
 
 from catalogue.catalogue import order_key
 from characters.simplified import language_tag
-from config.api_errors import shown
+from config.api_errors import one_value_each, shown
 from config.budget import BudgetExceeded
 from config.kept_work import PENDING, Crowded, KeptWork, request_wait
 from config.ratelimit import search_wait
 from reader.citation import set_openings
-from reader.display import display_from_request
+from reader.display import CHOICES, display_from_request
 from reader.models import Section
 from reader.places import juan_by_slug
 from reader.stamp import corpus_version
@@ -44,7 +44,13 @@ def witnesses_from_request(request, edition) -> tuple[list, list, list[str]]:
     return chosen, others, [w for w in wanted if w not in known]
 
 
+#: What a collation page reads that takes one value (several different ones are a 400): the glyph
+#: variants hidden, the text collated, the display settings (``with`` takes several editions).
+ONE_VALUED = frozenset({"glyphs", "text", *CHOICES})
+
+
 def _collation_page(request, slug, number, positions=None):
+    one_value_each(request.GET, ONE_VALUED)  # glyphs=hide&glyphs=show: a 400, never the last read
     juan = juan_by_slug(slug, number)
     chosen, others, unknown = witnesses_from_request(request, juan.edition)
     references = [r for r in references_of(juan.edition, juan.work)

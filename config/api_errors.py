@@ -27,6 +27,8 @@ from django.core.exceptions import BadRequest
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
+from .paging import one_value_errors
+
 API_PREFIX = "/api/"
 
 #: The characters an error message never shows as they are, when it echoes what a client sent:
@@ -106,6 +108,21 @@ class NotAPage(BadRequest):
     def __init__(self, message: str):
         self.message = message
         super().__init__(message)
+
+
+class SeveralValues(NotAPage):
+    """A parameter of a page of the site that takes one value given several different ones
+    (``?page=1&page=2``, ``?glyphs=hide&glyphs=show``, ``?size=s&size=l``): a 400 naming it
+    (``config.paging.ONE_VALUE_ONLY``), as the search page and the API answer it, rather than the
+    last value read silently; on the site's 400 page (``bad_page``)."""
+
+
+def one_value_each(data, names) -> None:
+    """Raise ``SeveralValues`` for the first parameter of ``names`` that ``data`` (a ``QueryDict``)
+    gives several different values of (``config.paging.one_value_errors``); the same value given
+    twice is one value."""
+    if repeated := one_value_errors(data, names):
+        raise SeveralValues(next(iter(repeated.values())))
 
 
 def bad_page(request, exception: NotAPage):

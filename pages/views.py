@@ -20,7 +20,7 @@ from collation.juanlayers import references_of
 from collation.service import editions_and_other_juans, holds_counterpart
 from config import budget
 from config import paging
-from config.api_errors import NotAPage, PastLastPage
+from config.api_errors import NotAPage, PastLastPage, one_value_each
 from config.budget import check
 from config.clients import signed_in
 from config.kept_work import PENDING, Crowded, KeptWork
@@ -220,7 +220,10 @@ def page_number(request) -> int | None:
 
 def page_asked(request) -> int:
     """``page_number``, or ``NotAPage`` (a 400 naming ``page``, ``config.paging.NOT_A_PAGE_NUMBER``:
-    a juan's or section's pages have no ``last``) when ``?page=`` is no page number."""
+    a juan's or section's pages have no ``last``) when ``?page=`` is no page number, and
+    ``SeveralValues`` (a 400 naming it) when a reading parameter (``READING_PARAMETERS``: page,
+    display settings, highlight) is given several different values."""
+    one_value_each(request.GET, READING_PARAMETERS)
     if (number := page_number(request)) is None:
         raise NotAPage(paging.NOT_A_PAGE_NUMBER.format(value=request.GET["page"][:paging.SHOWN_DIGITS]))
     return number

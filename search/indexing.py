@@ -11,10 +11,10 @@ commands) and writes only when something differs.
 from __future__ import annotations
 
 import logging
-
-from django.db.models import Count, Sum
+from typing import NamedTuple
 
 from reader.models import Juan
+from reader.stamp import corpus_version
 
 from .backends import get_search_backend
 from .backends.base import IndexBusyError
@@ -103,31 +103,35 @@ def sync_index(backend=None) -> tuple[int, int]:
     return counts.get("written", 0), counts.get("removed", 0)
 
 
-def library_state() -> tuple[int, int, int]:
-    """``(juans, sum of their ids, sum of their versions)`` of the stored juans, in one aggregate
-    query: it changes whenever a juan is stored, replaced, given a new version or removed (a new
-    juan's id is larger than any before it, and a juan's version only grows: ``LibraryVersion``),
-    so what is computed from the juans' ids and versions can be kept while it stays the same."""
-    state = Juan.objects.aggregate(n=Count("pk"), ids=Sum("pk"), versions=Sum("version"))
-    return state["n"], state["ids"] or 0, state["versions"] or 0
-
-
-#: The last ``_all_behind`` computed: ``(key, {edition_id: juans})``, ``key`` the index (its path
-#: and version) and the library (``library_state``) it was computed for.
+#: The last ``_all_behind`` computed: ``(key, {edition_id: Behind})``, ``key`` the index (its path
+#: and version) and the corpus stamp (``reader.stamp.corpus_version``) it was computed for.
 _kept: list[tuple | None] = [None]
 
 
-def _all_behind(backend) -> dict[int, int] | None:
-    """``{edition_id: juans}`` of every edition with juans the index does not hold at their
-    stored version (``editions_behind``), kept while the index's version and the stored juans
-    (``library_state``) stay the same: then a search asks one aggregate query, where it read
-    every juan's row (8,000 at kanripo-scale's size). A backend that cannot tell its version
-    (``BaseSearchBackend.version`` None: the memory backend) is asked every time."""
+class Behind(NamedTuple):
+    """What the index lacks of one edition's stored juans: ``new`` juans it does not hold at all
+    (imported, not yet written: their text is not searched) and ``changed`` juans it holds at an
+    older version (corrected or imported again, not yet rewritten: the text searched is the one
+    before the change)."""
+
+    new: int
+    changed: int
+
+
+def _all_behind(backend) -> dict[int, Behind] | None:
+    """``{edition_id: Behind}`` of every edition with juans the index does not hold at their
+    stored version (``editions_behind``), kept while the index's version and the corpus stamp
+    (``reader.stamp.corpus_version``: touched when an import, a correction or a removal commits,
+    as the page cache and every ``KeptPerStamp`` table are) stay the same: then a search asks the
+    database nothing, where it read every juan's row (8,000 at kanripo-scale's size). The key is
+    read before the juans, so a change committed meanwhile moves the stamp after it and is seen
+    by the next search. A backend that cannot tell its version (``BaseSearchBackend.version``
+    None: the memory backend) is asked every time."""
     try:
         version = backend.version()
     except (IndexBusyError, OSError):
         return None
-    key = (type(backend).__name__, str(getattr(backend, "path", "")), version, library_state())
+    key = (type(backend).__name__, str(getattr(backend, "path", "")), version, corpus_version())
     kept = _kept[0]  # read once: another thread may replace it meanwhile
     if version is not None and kept is not None and kept[0] == key:
         return kept[1]
@@ -137,22 +141,23 @@ def _all_behind(backend) -> dict[int, int] | None:
         return None
     stored = database_juans()
     _gone, write = differences(stored, held)
-    behind: dict[int, int] = {}
+    counts: dict[int, list[int]] = {}
     for juan_id in write:
-        behind[stored[juan_id][1]] = behind.get(stored[juan_id][1], 0) + 1
+        counts.setdefault(stored[juan_id][1], [0, 0])[juan_id in held] += 1
+    behind = {edition: Behind(*pair) for edition, pair in counts.items()}
     if version is not None:
         _kept[0] = (key, behind)
     return behind
 
 
-def editions_behind(edition_ids=None, backend=None) -> dict[int, int] | None:
-    """``{edition_id: juans}``: for each edition (of ``edition_ids`` if given, a set of ids), how
-    many of its stored juans the index does not hold at their stored version (an import or a
-    correction committed and its reindex not yet written). Empty when the index is up to date;
-    None when the index cannot tell now (busy, unreadable). One aggregate query while neither
-    the index nor the stored juans changed since it was last asked (``_all_behind``); else one
-    query of every juan's version and what the index records of its juans
-    (``BaseSearchBackend.indexed_juans``)."""
+def editions_behind(edition_ids=None, backend=None) -> dict[int, Behind] | None:
+    """``{edition_id: Behind(new, changed)}``: for each edition (of ``edition_ids`` if given, a set
+    of ids) with stored juans the index does not hold at their stored version (an import or a
+    correction committed and its reindex not yet written), how many it does not hold at all and
+    how many it holds as they were before. Empty when the index is up to date; None when the
+    index cannot tell now (busy, unreadable). No query while neither the index nor the corpus
+    stamp changed since it was last asked (``_all_behind``); else one query of every juan's
+    version and what the index records of its juans (``BaseSearchBackend.indexed_juans``)."""
     behind = _all_behind(backend or get_search_backend())
     if behind is None:
         return None

@@ -21,6 +21,7 @@ from reader.stamp import KeptPerStamp, corpus_version
 from .backends import Hit, SearchError, SearchQuery, SearchResults, get_search_backend
 from .documents import layer_name
 from .hints import read_as, respellings, suggestions
+from .indexing import editions_behind
 
 
 def run_search(query: SearchQuery) -> SearchResults:
@@ -276,3 +277,24 @@ def name_layers(hits) -> list:
     for h in hits:
         h.layer_name = layer_name(h.passage)
     return hits
+
+
+#: Editions a notice of what the index does not hold yet names; more are counted.
+BEHIND_NAMED = 5
+
+
+def not_yet_searched(edition_ids) -> dict | None:
+    """What the index does not hold yet of the editions searched (``edition_ids``, None: all), or
+    None when it holds every stored juan at its stored version or cannot tell now
+    (``search.indexing.editions_behind``): ``{"new": juans not held at all (their text is not
+    searched), "changed": juans held as they were before a correction or a new import (the text
+    searched is the earlier one), "editions": [Edition, ...] (the first ``BEHIND_NAMED`` by work
+    title), "count": how many editions, "more": how many of them are not named}``. A search answered while an import or a correction
+    waits for its reindex says so (the search page above its hits, the API as
+    ``not_yet_indexed``), rather than a bare 沒有找到."""
+    behind = editions_behind(set(edition_ids) if edition_ids is not None else None)
+    if not behind:
+        return None
+    editions = Edition.objects.select_related("work").filter(pk__in=list(behind)).order_by("work__title", "pk")
+    return {"new": sum(b.new for b in behind.values()), "changed": sum(b.changed for b in behind.values()),
+            "editions": list(editions[:BEHIND_NAMED]), "count": len(behind), "more": max(0, len(behind) - BEHIND_NAMED)}

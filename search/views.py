@@ -19,7 +19,6 @@ from reader.people import works_told_apart
 from reader.templatetags.reading import EDGE_RUN
 
 from .hints import marked_runs
-from .indexing import editions_behind
 from .matching import match_runs, reading_of
 from .query import invisible_only
 from .backends import SearchError
@@ -31,7 +30,7 @@ from .forms import (DEFAULT_CONTEXT, FALSE_VALUES, LAYER_CHOICES, SORT_CHOICES, 
                     one_value_errors, resolve_edition, resolve_work)
 from .service import (
     HitLinks, book_layer_names, cited_place, edition_label, edition_places, hit_place, juan_path, kept_section_names,
-    name_layers, query_hints, run_search, section_path, with_part,
+    name_layers, not_yet_searched, query_hints, run_search, section_path, with_part,
 )
 
 PAGE_SIZE = 50
@@ -359,20 +358,6 @@ def no_page_message(results, number: str) -> tuple[str, int | None, int]:
     if (shown := past_last(number, last)) is not None:
         return PAST_LAST.format(page=shown, last=last, size=PAGE_SIZE), last, 404
     return NO_PAGE.format(value=number[:SHOWN_DIGITS]), None, 400
-
-
-def not_yet_searched(edition_ids) -> dict | None:
-    """What the index does not hold yet of the editions searched (``edition_ids``, None: all):
-    ``{"juans": n, "editions": [name, ...]}`` (at most five names, 「周禮注疏（四庫全書・文淵閣本）」),
-    or None when it holds every stored juan at its stored version or cannot tell now
-    (``search.indexing.editions_behind``). A search answered while an import or a correction
-    waits for its reindex says so, rather than a bare 沒有找到."""
-    behind = editions_behind(set(edition_ids) if edition_ids is not None else None)
-    if not behind:
-        return None
-    editions = Edition.objects.select_related("work").filter(pk__in=list(behind)).order_by("work__title", "pk")
-    return {"juans": sum(behind.values()), "editions": [str(e) for e in editions[:5]],
-            "more": max(0, len(behind) - 5)}
 
 
 def search_page(request):

@@ -94,6 +94,15 @@ def test_the_guides_search_figures(seed_backend, client):
     assert "21 處，見於" in page and says(GUIDE, "`/search/?q=鵠`: 21")
 
 
+def test_the_bundled_juans_citation_alone_is_the_guides(seed_juan, client):
+    """Before the tour's imports the bundled juan is its work's one edition, without a dynasty:
+    its citation is the one the guide gives for it alone."""
+    seed = "江永《禮書綱目》卷十〈大射儀〉「右張侯」 http://testserver/works/禮書綱目/juan/10/2/"
+    assert seed in _page(client, "/works/禮書綱目/juan/10/2/")
+    assert "〔清〕江永《禮書綱目》卷十〈大射儀〉「右張侯」 " not in _page(client, "/works/禮書綱目/juan/10/2/")
+    assert says(GUIDE, "With the bundled juan alone it reads `" + seed.replace("testserver", "127.0.0.1:8000") + "`")
+
+
 def test_the_guides_curl_command_downloads_the_tei(seed_juan, client):
     """The guide's ``curl -L -o juan10.tei.xml …`` (its percent-encoded address followed to the
     work's id, as ``-L`` does) gives the juan's TEI."""

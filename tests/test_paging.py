@@ -352,3 +352,24 @@ def test_after_a_change_one_thread_reads_the_long_sections_again_and_the_others_
     assert paging.long_sections() == before and released.is_set()
     assert paging.page_of(units.edition_id, units.number, 1, 59) == 3
     paging._long.clear()
+
+
+def test_a_parameter_given_several_values_is_a_400_naming_it(client, units):
+    """A reading page's, a collation page's or the collation API's parameter that takes one value,
+    given several different ones (``?page=1&page=2``, ``?glyphs=hide&glyphs=show``), is a 400
+    naming it and the values (``config.paging.ONE_VALUE_ONLY``): the last one was read silently.
+    The same value twice is one value."""
+    section = units.sections.get().get_absolute_url()
+    juan = units.get_absolute_url()
+    for url, name, values, quoted in (
+            (section + "?page=1&page=2", "page", "1、2", "'1', '2'"),
+            (juan + "?size=s&size=l", "size", "s、l", "'s', 'l'"),
+            (juan + "?hl=射&hl=侯", "hl", "射、侯", "'射', '侯'"),
+            (juan + "collate/?glyphs=hide&glyphs=show", "glyphs", "hide、show", "'hide', 'show'")):
+        answer = client.get(url)
+        assert (answer.status_code, f"{name} 只可有一個值，不可同時為「{values}」 ({name} takes one value; got several: "
+                f"{quoted})" in answer.content.decode().replace("&#x27;", "'")) == (400, True), url
+    assert rendered(client, section + "?page=2&page=2")[0] == 200
+    api = f"/api/editions/{units.edition_id}/juans/{units.number}/collation/"
+    assert client.get(api, {"glyphs": ["hide", "show"]}).json() == {"glyphs": [
+        "glyphs 只可有一個值，不可同時為「hide、show」 (glyphs takes one value; got several: 'hide', 'show')"]}
