@@ -1,9 +1,11 @@
 """The mandoku (Kanripo) parser and writer on the whole Kanripo corpus.
 
 Every file under ``/work/shared/corpus/kanripo`` is parsed once (module fixture); counts
-are checked against regexes run on the raw files, independently of the parser. Pure
-Python: no database.
+are checked against regexes run on the raw files, independently of the parser. Those checks
+over every file (about 22 CPU-seconds of parsing) are marked slow; a test that reads a few
+named files parses only those (``parsed``). Pure Python: no database.
 """
+import functools
 import re
 import time
 from pathlib import Path
@@ -80,13 +82,19 @@ def readme_for(path: Path):
     return readme.read_text(encoding="utf-8") if readme.exists() else None
 
 
+@functools.cache
+def parsed(path: Path):
+    """The document of the Kanripo file ``path``, parsed once (per test process) with its folder's
+    Readme.org, as ``corpus`` parses every file."""
+    return parse_mandoku(path.read_text(encoding="utf-8"), str(path), readme_for(path))
+
+
 @pytest.fixture(scope="module")
 def corpus():
     """``{path: (raw, doc)}`` for every file, parsed once with its folder's Readme.org."""
-    readmes = {d: readme_for(d / "x") for d in {f.parent for f in FILES}}
     raws = {f: f.read_text(encoding="utf-8") for f in FILES}
     start = time.perf_counter()
-    docs = {f: parse_mandoku(raw, str(f), readmes[f.parent]) for f, raw in raws.items()}
+    docs = {f: parsed(f) for f in FILES}
     corpus_parse_seconds = time.perf_counter() - start
     print(f"\nparsed {len(docs)} files, {sum(map(len, raws.values())):,} characters "
           f"in {corpus_parse_seconds:.1f} s")
@@ -94,8 +102,8 @@ def corpus():
 
 
 @pytest.fixture(scope="module")
-def j10(corpus):
-    return corpus[J10][1]
+def j10():
+    return parsed(J10)
 
 
 @pytest.fixture(scope="module")
@@ -113,12 +121,14 @@ def all_pieces(doc):
 
 # -- lossless -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_file_round_trips(corpus):
     assert len(corpus) == 322
     failed = [f.name for f, (raw, doc) in corpus.items() if render_mandoku(doc) != raw]
     assert failed == []
 
 
+@pytest.mark.slow
 def test_layout_offsets_are_valid(corpus):
     for f, (raw, doc) in corpus.items():
         for p in all_pieces(doc):
@@ -131,6 +141,7 @@ def test_layout_offsets_are_valid(corpus):
 
 # -- counts per file, computed independently -------------------------------------------------
 
+@pytest.mark.slow
 def test_notes_come_back(corpus):
     """Notes: every ``(`` of the file (outside [] descriptions and a small-print 臣 that is part of
     its sentence; notes in the raw header or trailer lines are not pieces) is closed in a note piece,
@@ -153,6 +164,7 @@ def test_notes_come_back(corpus):
         assert parsed <= raw_note_count(raw) - raw_note_count(outside), f.name
 
 
+@pytest.mark.slow
 def test_page_breaks_come_back_in_order(corpus):
     for f, (raw, doc) in corpus.items():
         breaks = page_breaks(doc)
@@ -165,6 +177,7 @@ def test_page_breaks_come_back_in_order(corpus):
             assert 0 <= offset <= len(piece.text)
 
 
+@pytest.mark.slow
 def test_entities_come_back_literally(corpus):
     for f, (raw, doc) in corpus.items():
         texts = [content_of(p) for p in all_pieces(doc)]
@@ -175,6 +188,7 @@ def test_entities_come_back_literally(corpus):
     assert total == 829
 
 
+@pytest.mark.slow
 def test_text_comes_back(corpus):
     """Every Han character of the file (comment lines aside) is in the text -- pieces,
     closers, headings -- or in the raw header/trailer or a boilerplate layout line, and
@@ -196,6 +210,7 @@ def test_text_comes_back(corpus):
         assert in_layout <= 0.01 * in_text, f.name
 
 
+@pytest.mark.slow
 def test_closers_per_file(corpus):
     """Sections closed by 右 (and, after a bare 記 line, by indented 記…) lines."""
     for f, (raw, doc) in corpus.items():
@@ -209,6 +224,7 @@ def test_closers_per_file(corpus):
         assert sum(s.closer is not None for s in doc.sections) == expected, f.name
 
 
+@pytest.mark.slow
 def test_one_juan_per_file_and_parts(corpus):
     for f, (raw, doc) in corpus.items():
         assert doc.file_sequence == int(re.search(r"_(\d{3})\.txt$", f.name).group(1))
@@ -232,6 +248,7 @@ SECTIONS_PER_FOLDER = {
 }
 
 
+@pytest.mark.slow
 def test_sections_per_folder(corpus):
     counts = {}
     for f, (raw, doc) in corpus.items():
@@ -243,6 +260,7 @@ def test_sections_per_folder(corpus):
 REACH = 2 * UNIT_LIMIT
 
 
+@pytest.mark.slow
 def test_no_section_is_huge(corpus):
     """Texts without closers are cut into sections of about HARD_LIMIT characters, each cut moved
     to where a unit of text ends (``cuts.place_size_cuts``). A section is larger than HARD_LIMIT
@@ -266,6 +284,7 @@ def test_no_section_is_huge(corpus):
     assert over == {"note": 6, "records": 0, "whole": 1}  # whole: 讀禮通考 卷十九's 魏書禮志, 5,248 characters
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder,files,sections,min_sections", [
     ("KR1d0026", 17, 68, 1),   # 儀禮 (SBCK): continuous text, no closers, no paragraph breaks
     ("KR1d0001", 6, 388, 31),  # 周禮 (tls): one section per numbered office (1.1 大宰 …)
@@ -284,15 +303,15 @@ def test_texts_without_closers(corpus, folder, files, sections, min_sections):
         assert max(sizes) < total / 2 or total < 2 * HARD_LIMIT
 
 
-def test_tls_sections_are_named(corpus):
-    doc = corpus[KANRIPO / "KR1d0001" / "KR1d0001_001.txt"][1]
+def test_tls_sections_are_named():
+    doc = parsed(KANRIPO / "KR1d0001" / "KR1d0001_001.txt")
     assert (doc.juan_number, doc.juan_label) == (1, "天官冢宰")
     titles = [s.title for s in doc.sections]
     assert titles[0] == "敘官" and "大宰" in titles and "小宰" in titles  # from Readme.org: 1.1 〈大宰〉
     first = doc.sections[titles.index("大宰")].paragraphs[0]
     assert (first[0].kind, first[0].text) == (LABEL, "1.1.")
     assert first[1].text.startswith("大宰之職，")  # ¶ line ends are layout: the lines join
-    zuo = corpus[KANRIPO / "KR1e0001" / "KR1e0001_001.txt"][1]
+    zuo = parsed(KANRIPO / "KR1e0001" / "KR1e0001_001.txt")
     assert zuo.juan_label == "隱公"
     assert [c.title for c in zuo.chapters][:3] == ["傳", "隱公元年經", "隱公元年傳"]
     assert zuo.sections[1].title == "隱公元年經"
@@ -328,29 +347,29 @@ def test_metadata_variants():
     assert (wyg.kanripo_id, wyg.edition, wyg.juan_label, wyg.juan_number) == ("KR1d0086", "WYG", "卷十", 10)
 
 
-def test_front_matter_and_readme(corpus):
+def test_front_matter_and_readme():
     readme = (KANRIPO / "KR1d0086" / "Readme.org").read_text(encoding="utf-8")
     work, table = parse_readme(readme)
     assert work == "禮書綱目"
     assert table["KR1d0086_012.txt"] == [("012-1a", "卷十")]
-    head = corpus[KANRIPO / "KR1d0086" / "KR1d0086_002.txt"][1]
+    head = parsed(KANRIPO / "KR1d0086" / "KR1d0086_002.txt")
     assert (head.juan_number, head.juan_label, head.juan_parts) == (2, "卷首中・卷首下", ["卷首中", "卷首下"])
     # the second part is a chapter, of 卷首下, which titles none (its label is the 卷's: ``printed_juan``)
     assert [(c.title, c.printed_juan) for c in head.chapters][-1] == ("", "卷首下")
-    front = corpus[KANRIPO / "KR1d0086" / "KR1d0086_000.txt"][1]
+    front = parsed(KANRIPO / "KR1d0086" / "KR1d0086_000.txt")
     assert (front.juan_number, front.juan_label) == (0, "采輯羣書目・目錄・序")
     raw = (KANRIPO / "KR1d0086" / "KR1d0086_001.txt").read_text(encoding="utf-8")
     assert parse_mandoku(raw, "KR1d0086_001.txt").juan_label == "卷首上"
     named = parse_mandoku(raw, "KR1d0086_001.txt", "[[file:KR1d0086_001.txt::001-1a][禮書綱目 卷首之上]]")
     assert (named.juan_label, named.juan_number) == ("卷首之上", 1)  # the Readme names the juan
-    sbck = corpus[KANRIPO / "KR1d0026" / "KR1d0026_001.txt"][1]
+    sbck = parsed(KANRIPO / "KR1d0026" / "KR1d0026_001.txt")
     assert (sbck.edition, sbck.juan_label, sbck.juan_number) == ("SBCK", "卷第一", 1)
     # the heading's byline (鄭氏注) is the juan's, no part of the chapter's category
     assert [(c.title, c.category) for c in sbck.chapters] == [("士冠禮第一", "儀禮")]
     assert sbck.bylines == [{"dynasty": "", "place": "", "name": "鄭氏", "role": "注"}]
-    tongkao = corpus[KANRIPO / "KR1d0051" / "KR1d0051_001.txt"][1]
+    tongkao = parsed(KANRIPO / "KR1d0051" / "KR1d0051_001.txt")
     assert (tongkao.author, tongkao.juan_number) == ("徐乾學", 1)  # 刑部尚書徐乾學撰
-    xiangjie = corpus[KANRIPO / "KR1d0005" / "KR1d0005_003.txt"][1]
+    xiangjie = parsed(KANRIPO / "KR1d0005" / "KR1d0005_003.txt")
     assert (xiangjie.dynasty, xiangjie.author) == ("宋", "王昭禹")  # own byline line
 
 
@@ -428,8 +447,8 @@ def test_variant_forms_and_entities_survive():
     assert "從豆&KR1969;聲" in note.text
 
 
-def test_bare_ji_label_opens_record_sections(corpus):
-    doc = corpus[KANRIPO / "KR1d0038" / "KR1d0038_002.txt"][1]
+def test_bare_ji_label_opens_record_sections():
+    doc = parsed(KANRIPO / "KR1d0038" / "KR1d0038_002.txt")
     titles = [s.title for s in doc.sections]
     ji = next(i for i, s in enumerate(doc.sections) if s.paragraphs and s.paragraphs[0][0].kind == LABEL
               and s.paragraphs[0][0].text == "記")
@@ -606,10 +625,10 @@ def test_synthetic_round_trip_edge_cases():
     assert parse_mandoku("\ufeff" + base + "甲¶\n", "KR9z0001_001.txt").bom
 
 
-def test_record_kinds_in_long_record_blocks(corpus):
+def test_record_kinds_in_long_record_blocks():
     """A 記 block longer than HARD_LIMIT goes on after its closer's section in sections of
     its own whose paragraphs hold the record pieces (kinds unchanged)."""
-    doc = corpus[KANRIPO / "KR1d0086" / "KR1d0086_055.txt"][1]
+    doc = parsed(KANRIPO / "KR1d0086" / "KR1d0086_055.txt")
     i = next(i for i, s in enumerate(doc.sections) if s.closer == "右占候")
     following = doc.sections[i + 1]
     assert following.closer is None and following.title == "占候"
