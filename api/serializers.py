@@ -393,7 +393,7 @@ def head_rows(lines) -> list[dict]:
     return [{"kind": line.kind, "text": line.text} for line in lines]
 
 
-def juan_structure(juan, chapters, request) -> dict:
+def juan_structure(juan, chapters, request, whole: bool = True, cite_juan: bool = True) -> dict:
     """The full structure of a juan from ``reader.reading.chapter_views`` output, with the juan's
     ``citation`` as its reading page gives it (``reader.citation.juan_citation_text`` and the
     permalink: ``…《周禮注疏》卷八（四庫全書・文淵閣本，Kanripo KR1d0003_008） http://…/works/KR1d0003/juan/8/``). Each
@@ -401,7 +401,9 @@ def juan_structure(juan, chapters, request) -> dict:
     byline (``byline``, ``people``: ``reader.people.section_byline``; "" and [] when the book
     prints none under its title, the usual case: the work's people are the work's); the
     opening words that name its untitled sections are read in one query for the juan
-    (``set_openings``), not one a section."""
+    (``set_openings``), not one a section. ``whole``: ``chapters`` hold every section of the juan whole
+    (its endpoint and export: a front-matter juan's writer read from them, ``reader.matter.juan_matter_writer``,
+    no query); ``cite_juan`` False (a section's endpoint) leaves the juan's ``citation`` "", read for nothing."""
     set_openings([view.section for cv in chapters for view in cv.sections])
     set_matter(chapters)  # front matter's writer from the pieces read, not a query a section
     for cv in chapters:
@@ -417,7 +419,8 @@ def juan_structure(juan, chapters, request) -> dict:
         "printed_end": juan_end(juan.trailer),
         "reading_url": request.build_absolute_uri(juan.get_absolute_url()),
         # the juan's citation as its reading page gives it (引用本卷): its chapters, then its permalink
-        "citation": f"{juan_citation_text(juan, [cv.chapter for cv in chapters])} {permalink(request, juan)}",
+        "citation": f"{juan_citation_text(juan, [cv.chapter for cv in chapters], chapters, whole)} {permalink(request, juan)}"
+        if cite_juan else "",
         "chapters": [
             {
                 "position": cv.chapter.position,
@@ -556,7 +559,7 @@ def section_structure(juan, chapter, view, request, heading_notes=()) -> dict:
     ``juan_structure``; ``heading_notes`` (the chapter heading's own notes, which the section
     stores first: ``reader.reading.lift_heading_notes``) lead its pieces again."""
     section_data = next(
-        s for cv in juan_structure(juan, [_OneChapter(chapter, [view])], request)["chapters"] for s in cv["sections"])
+        s for cv in juan_structure(juan, [_OneChapter(chapter, [view])], request, whole=False, cite_juan=False)["chapters"] for s in cv["sections"])
     if heading_notes:
         section_data["pieces"] = piece_rows(heading_notes, request) + section_data["pieces"]
     return {

@@ -380,8 +380,9 @@ def juan_detail(request, slug, number):
     _, explicit = display_from_request(request)
     links = juan_page_links(request, juan, pages, page, explicit) if len(pages) > 1 else []
     layers = layers_of(juan)  # before the juan's citation names its people (Edition.unannotated)
+    set_matter(chapters)  # before the juan's citation: a juan of front matter is cited under its writer
     return _reading(request, "reader/juan.html", juan, chapters, {
-        "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters]), "juan_file": juan_file(juan),
+        "toc": toc, "juan_citation": juan_citation_text(juan, [cv.chapter for cv in chapters], chapters, whole=not links), "juan_file": juan_file(juan),
         "printed_head": juan_head(juan.header),  # its title line and bylines as printed (reader.juan_heads)
         "printed_end": juan_end(juan.trailer) if not links or page == len(links) else [],  # its end title, on its last page
         "permalink": permalink(request, juan) + (f"?page={page}" if page > 1 else ""),

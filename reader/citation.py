@@ -23,7 +23,7 @@ from .juan_labels import shown_label
 from .juans import APPENDIX, Content, front_or_back, juan_contents
 from .models import Chapter, Juan, Piece, Section, page_label
 from .people import cited_people, section_byline
-from .matter import matter_writer
+from .matter import juan_matter_writer, matter_writer
 from .pieces import EDITORIAL, is_classic
 from .signals import naming_pieces, naming_titles, pieces_named, titles_unmade
 
@@ -533,7 +533,7 @@ def _opens_inside(juan) -> Content | None:
     return contents[0] if contents and contents[0].continued else None
 
 
-def juan_citation_text(juan, chapters=()) -> str:
+def juan_citation_text(juan, chapters=(), views=(), whole: bool = False) -> str:
     """``〔清〕江永《禮書綱目》卷八〈冠禮〉`` for a whole juan (its chapter titles, if any: the juan's
     own, never the editors' 考證 appended to it, 周禮注疏 卷八's 〈卷八考證〉, ``juans.APPENDIX``; first
     the chapter it opens inside, ``continued_chapter``, as a juan that heads it names it: 周禮注疏
@@ -542,7 +542,9 @@ def juan_citation_text(juan, chapters=()) -> str:
     the juan's URL carries: ``（四庫全書・文淵閣本，Kanripo KR1d0086_010）`` before
     ``…/works/KR1d0086/juan/10/``, so that 卷八 at 10 is no surprise (decision 0045). A juan whose
     file holds several printed 卷 names each before its chapters (``_by_printed_juan``, decision 0062):
-    ``《世説新語》卷上之上〈德行第一〉〈言語第二〉・卷上之下〈政事第三〉〈文學第四〉``."""
+    ``《世説新語》卷上之上〈德行第一〉〈言語第二〉・卷上之下〈政事第三〉〈文學第四〉``. A juan of front matter alone
+    whose sections share one writer is cited under him (``matter.juan_matter_writer``, read from ``views``, the
+    page's chapter views, ``whole`` when they hold the juan whole: 周易註疏 KR1a0007_001 ``〔清〕高宗弘曆《周易註疏》…``)."""
     chapters = list(chapters)
     continued = continued_chapter(juan, chapters[0] if chapters and getattr(chapters[0], "position", None) == 1 else None)
     label = juan_label(juan)
@@ -552,8 +554,9 @@ def juan_citation_text(juan, chapters=()) -> str:
         label, titles = _by_printed_juan(chapters, continued), ""
     file = juan_file(juan)
     where = [w for w in (edition_name(juan), f"Kanripo {file}" if file else "") if w]
-    return readable(f"{cited_author(juan.edition, juan.work)}《{cited_title(juan)}》{label}{titles}"
-                    + ("（" + "，".join(where) + "）" if where else ""))
+    writer = juan_matter_writer(juan, views, whole)  # front matter (周易註疏's 御製…): its writer's
+    author = cited_author(juan.edition, juan.work) if writer is None else writer
+    return readable(f"{author}《{cited_title(juan)}》{label}{titles}" + ("（" + "，".join(where) + "）" if where else ""))
 
 
 def _by_printed_juan(chapters, continued: Content | None = None) -> str:

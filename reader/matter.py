@@ -2,13 +2,16 @@
 序, a 提要, the emperor's writings) names its own writer, never the book's commentators.
 
 ``matter_writer`` reads it for one section (a query or two), ``set_matter`` from the pieces a
-reading page holds already (none); ``reader.citation`` cites by it.
+reading page holds already (none), ``juan_matter_writer`` for a whole juan (none from a page that
+decides it, else one); ``reader.citation`` cites by it.
 """
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef, Subquery
+
 from reader.catalogue_writers import listed_dynasty
 
-from .models import Piece
+from .models import Piece, Section
 from .people import person_text
 from .pieces import CLASSIC, EDITORIAL, PARATEXT, TEXT
 
@@ -34,6 +37,14 @@ def matter_of(pieces) -> str | None:
         return None
     return writer_cited(next((p.commentator for p in pieces
                               if p.kind == TEXT and p.layer in MATTER_LAYERS and p.commentator), ""))
+
+
+def _writer_of(first: str | None, classic: bool, writer: str) -> str | None:
+    """``matter_of`` from what one section holds: the layer of its first main-text run (None for
+    none), whether a piece of it is the classic's, the first commentator of its matter's runs."""
+    if first not in MATTER_LAYERS or classic:
+        return None
+    return writer_cited(writer or "")
 
 
 def set_matter(chapters) -> None:
@@ -66,3 +77,51 @@ def matter_writer(section) -> str | None:
                               .first() or "")
     section.matter = writer
     return writer
+
+
+def juan_matter_writer(juan, chapters=(), whole: bool = False) -> str | None:
+    """Who a citation of the whole ``juan`` names when it is front or back matter through and
+    through: every section of it holding text is (``matter_writer`` not None) and they share one
+    named writer (周易註疏 KR1a0007_001, the emperor's 御製讀易繋辭上傳第五章書義: ``〔清〕高宗弘曆``).
+    None otherwise: a juan of the book's text, one with no text, one whose sections name nobody
+    (the editors' 提要) or several writers (a 卷首 of the emperor's poems and a maker's 序) is cited
+    under the edition's byline. A section holding no text (a heading alone) names no one and is
+    passed over.
+
+    ``chapters``: the chapter views a page read (``reader.reading.chapter_views``, their sections'
+    ``matter`` set by ``set_matter``); ``whole``: they hold every section of the juan, each whole
+    (the API's juan, a juan page of one page). A section of the book's text among them answers
+    None with no query; views of the whole juan, all matter, answer with none either; else one
+    query reads, for every section of the juan, what ``matter_writer`` reads of one. Kept on the
+    juan (``juan.matter``)."""
+    if hasattr(juan, "matter"):
+        return juan.matter
+    views = [view for cv in chapters for view in cv.sections]
+    found = []
+    for view in views:
+        texts = any(p.kind == TEXT for p in view.pieces())
+        if texts and hasattr(view.section, "matter"):
+            if view.section.matter is None:
+                juan.matter = None  # a section of the book's text: the book's people, no query
+                return None
+            found.append(view.section.matter)
+    if not (whole and views and all(hasattr(v.section, "matter") for v in views)):
+        texts = Piece.objects.filter(section=OuterRef("pk"), kind=TEXT).order_by("position")
+        rows = (Section.objects.filter(juan_id=juan.pk).order_by()
+                .annotate(first=Subquery(texts.values("layer")[:1]),
+                          classic=Exists(Piece.objects.filter(section=OuterRef("pk"), layer=CLASSIC)),
+                          writer=Subquery(texts.filter(layer__in=MATTER_LAYERS).exclude(commentator="")
+                                          .values("commentator")[:1]))
+                .values_list("first", "classic", "writer"))
+        found = []
+        for first, classic, writer in rows:
+            if first is None:
+                continue  # no text: a heading alone names no writer
+            matter = _writer_of(first, classic, writer)
+            if matter is None:
+                juan.matter = None
+                return None
+            found.append(matter)
+    writers = set(found)
+    juan.matter = writers.pop() if len(writers) == 1 and "" not in writers else None
+    return juan.matter
