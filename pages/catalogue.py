@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from django.db.models import Sum
+from django.db.models import Min, Sum
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,9 +18,10 @@ from django.utils.encoding import iri_to_uri
 from django.views.decorators.vary import vary_on_cookie
 
 from catalogue.catalogue import BU, bus, get_class, members
-from reader.juans import juan_count, matching_juans
+from reader.juans import juan_count, matching_juans, named_parts, part_opening
 from reader.crumbs import class_trail, work_page_url, work_trail
-from reader.models import Edition, Juan, Work
+from reader.models import Chapter, Edition, Juan, Work
+from reader.paging import juan_page_of, juan_pages
 from reader.places import by_title, edition_by_slug
 from reader.shelving import decided_shu, shu_anchor
 
@@ -205,7 +206,9 @@ def juan_by_label(request, slug, label=None):
     as search's ``juan=`` reads it), a 302 to its page (``/works/KR1a0007/juan/卷一/`` →
     ``/works/KR1a0007/juan/12/``: the file number, since 周易註疏's files 0 to 11 are front matter; the
     first file when the label names several, 卷十 of a book that prints 卷十上 and 卷十下 apart), the query
-    string kept. ``/works/<work>/juan/?label=卷一`` (the work page's form) is the same; without a label,
+    string kept; a 卷 the file prints after another (世説新語 KR3l0002_002 ``卷中之上・卷下之上・卷下之下``:
+    ``/juan/卷下之上/``) at the section where it begins (``reader.juans.part_opening``: ``/juan/2/#s…``, with
+    the juan's ``?page=`` when that section is on a later page of a long juan; two queries more). ``/works/<work>/juan/?label=卷一`` (the work page's form) is the same; without a label,
     the work page. 404 naming the label when no juan of the edition (``edition_by_slug``) prints it, and for
     digits alone (``/juan/010/``: a file is numbered ``/juan/10/``, one spelling per number)."""
     label = (label if label is not None else request.GET.get("label", "")).strip()
@@ -219,5 +222,16 @@ def juan_by_label(request, slug, label=None):
         raise Http404(f"no juan printed '{label[:40]}' in {edition.slug}")
     query = request.GET.copy()
     query.pop("label", None)
-    url = reverse("reader:juan", args=[edition.slug, found[0].number])
-    return redirect(url + (f"?{query.urlencode()}" if query else ""))
+    juan = found[0]
+    url = reverse("reader:juan", args=[edition.slug, juan.number])
+    anchor = ""
+    parts = named_parts(label, juan)
+    if parts and parts[0] != juan.label.split("・")[0]:  # a 卷 the file prints after another: where it begins
+        chapters = Chapter.objects.filter(juan=juan).order_by("position").annotate(first=Min("sections__position"))
+        opening = part_opening(parts[0], list(chapters.only("position", "printed_juan")))
+        if opening is not None and opening.first is not None:
+            page = juan_page_of(juan_pages(juan), opening.first)
+            if page and page > 1:
+                query["page"] = str(page)
+            anchor = f"#s{opening.first}"
+    return redirect(url + (f"?{query.urlencode()}" if query else "") + anchor)

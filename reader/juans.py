@@ -8,7 +8,7 @@ numbers; everything a reader sees or types uses the label, read here:
 - ``matching_juans(text, juans)``: the juans a typed label names (``卷十`` names 卷十, and 卷十上
   and 卷十下 when the book splits it; a label typed as written, such as ``序``, names itself), and
   ``named_parts`` the printed 卷 of a file it names (卷一上 of 孟子注疏's ``卷一上・卷一下``), whose
-  chapters ``printed_groups`` gives.
+  chapters ``printed_groups`` gives and where it begins ``part_opening``.
 - ``juan_count(labels)``: the juans as the book counts them (卷一…卷八十五 are 85 juans, 卷十上
   and 卷十下 one), and the printed 卷 where the book divides some (卷十上 and 卷十下 two: 前漢書's
   100 卷 are printed as 120), with 卷首 and the rest of the front matter apart.
@@ -69,6 +69,14 @@ def matching_juans(text: str, juans) -> list:
     """The juans of ``juans`` (``Juan`` objects) that the typed ``text`` names, in their
     order: those of which it names a part or more (``named_parts``)."""
     return [juan for juan in juans if named_parts(text, juan)]
+
+
+def part_opening(part: str, chapters):
+    """The chapter of ``chapters`` (a juan's in order, as ``printed_groups`` reads them) where the
+    printed 卷 ``part`` begins: the first of its group (a chapter of none bound before it goes with it,
+    世説新語's 校語 before 卷上之上); None where no chapter records ``part`` (the file is one 卷, or the
+    part is its first). 世説新語 KR3l0002_002 (``卷中之上・卷下之上・卷下之下``): 卷下之上 begins at 〈容止第十四〉."""
+    return next((group[0] for label, group in printed_groups(chapters) if label == part), None)
 
 
 def printed_groups(chapters) -> list[tuple[str, list]]:

@@ -98,3 +98,37 @@ def test_the_inferred_dot_has_a_key_on_the_page_that_shows_it(client, seed_juan)
     key = re.search(r'<p class="inferred-key" id="inferred-key">.*?</p>', page).group()
     assert re.sub(r"<[^>]+>", "", key) == "經字前淡點：此段屬何層（經、注、提要等）及其起訖，由本站據疏之標目、版式推定，非底本所標（滑鼠停留可見其據）。"
     assert 'inferred-key' not in client.get("/works/禮書綱目/juan/10/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_label_of_a_juan_the_file_prints_after_another_lands_where_it_begins(empty_db, client, django_assert_num_queries,
+                                                                              monkeypatch):
+    """世説新語's file 2 prints 卷中之上, 卷下之上 and 卷下之下 (``Chapter.printed_juan``): /juan/卷下之上/ went to
+    the file's top, 卷中之上's 方正第五; it lands at the section where 卷下之上 begins (容止第十四's first,
+    ``reader.juans.part_opening``), 卷下之下 at 〈排調第二十五〉's; the file's first 卷, and the file's whole label,
+    at its top. Two queries more than the plain redirect, and only for such a 卷."""
+    from reader.models import Chapter
+
+    juan = import_file(COMMENTARY / "KR3l0002" / "KR3l0002_002.txt").juan
+    base = f"/works/{juan.edition.slug}/juan/"
+    opening = {c.printed_juan: (c.title, c.sections.order_by("position").first().position)
+               for c in reversed(Chapter.objects.filter(juan=juan).order_by("position"))}
+    assert {label: title for label, (title, _) in opening.items()} == {
+        "卷中之上": "方正第五", "卷下之上": "容止第十四", "卷下之下": "排調第二十五"}
+    down, last = opening["卷下之上"][1], opening["卷下之下"][1]
+    with django_assert_num_queries(5):
+        response = client.get(base + "卷下之上/")
+    assert (response.status_code, response["Location"]) == (302, f"{base}2/#s{down}")
+    assert client.get(base + "卷下之下/", {"mode": "notes"})["Location"] == f"{base}2/?mode=notes#s{last}"
+    assert client.get(base, {"label": "卷下之上"})["Location"] == f"{base}2/#s{down}"
+    with django_assert_num_queries(3):
+        assert client.get(base + "卷中之上/")["Location"] == f"{base}2/"
+    assert client.get(base + "卷中之上・卷下之上・卷下之下/")["Location"] == f"{base}2/"
+    page = client.get(f"{base}2/").content.decode()
+    assert f'id="s{down}"' in page and f'id="s{last}"' in page
+    # a juan of several pages (``reader.paging.juan_pages``): the page that holds the section, then its anchor
+    from reader import paging
+
+    monkeypatch.setattr(paging, "JUAN_PAGE_SECTIONS", down - 1)
+    assert client.get(base + "卷下之上/", {"mode": "notes"})["Location"] == f"{base}2/?mode=notes&page=2#s{down}"
+    assert f'id="s{down}"' in client.get(f"{base}2/", {"page": 2}).content.decode()
