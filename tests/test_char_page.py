@@ -10,6 +10,7 @@ import pytest
 from characters.dictionary import lookup
 from characters.folding import fold_char
 from characters.scripts.rare_merges import read_frequencies
+from characters.simplified import ScriptCount, count_script
 
 from .conftest import SHARED
 
@@ -191,6 +192,20 @@ def test_the_new_users_character_pages(client, db):
     assert "<dt>正字</dt>" not in page.content.decode()
 
 
+def test_a_characters_simplified_forms_are_the_simplified_scripts(client, db):
+    """天 listed 簡體 靔, 齊 斋 斉 亝, 發 発: IRG's ``simp`` (Japanese 発 斉, the old 亝) and a variant's
+    simplified form read as the variant's character (靔 of 靝, 斋 of 亝) made them (decision 0126). The
+    simplified script's tables alone make the forms; search still folds 発 斉 亝 靔 as before, and 天, which
+    both scripts write alike, counts for neither script."""
+    def get(ch):
+        return client.get(f"/chars/{ch}/", HTTP_ACCEPT=JSON).json()
+
+    assert [get(c)["simplified"] for c in "天齊發齋懷"] == [[], ["齐"], ["发"], ["斋"], ["怀"]]
+    assert [get(c)["traditional"] for c in "発斉亝靔斋懐"] == [[], [], [], [], ["齋"], []]
+    assert [fold_char(c) for c in "発斉亝靔懐"] == ["發", "齊", "齊", "天", "懷"]
+    assert count_script("天懐発斉") == ScriptCount(0, 0) and count_script("齊发") == ScriptCount(1, 1)
+
+
 def test_simplified_and_traditional_forms_come_from_the_data_search_reads_by(client, db):
     """爲 listed 为 both as 簡體 and as 異體, and 后 gave 後 alone as 繁體 though it is a
     traditional character of its own: 繁體 and 簡體 come from characters.simplified (the data
@@ -206,7 +221,8 @@ def test_simplified_and_traditional_forms_come_from_the_data_search_reads_by(cli
     html = client.get("/chars/爲/", {"format": "html"}).content.decode()
     assert html.count('href="/chars/%E4%B8%BA/"') == 1   # 为 once, under 簡體
     assert [get(c)["traditional"] for c in "后于个为与"] == [["后", "後"], ["于", "於"], ["个", "個", "箇"], ["為"], ["與"]]
-    assert [get(c)["simplified"] for c in "後於與為"] == [["后"], ["于"], ["与", "𫝌"], ["为"]]
+    # (𫝌, an old reduced form of 與 that only IRG's simp gives, is no simplified form: decision 0126)
+    assert [get(c)["simplified"] for c in "後於與為"] == [["后"], ["于"], ["与"], ["为"]]
     assert '<dt>繁體</dt><dd class="char-list"><a href="/chars/%E5%90%8E/">后</a><a href="/chars/%E5%BE%8C/">後</a></dd>' \
         in client.get("/chars/后/", {"format": "html"}).content.decode()
     counts = read_frequencies()

@@ -27,6 +27,21 @@ def test_the_readers_keep_single_characters_and_unify_compatibility_ideographs(t
     assert fold_sources.nfc_equal("\uf900", "豈") and not fold_sources.nfc_equal("說", "説")
 
 
+def test_a_variants_simplified_form_stands_for_its_character_only_where_nothing_else_does():
+    """``fold_build.simplified_readings`` (decision 0126): a counterpart that is no variant gives the form
+    its character alone (斋: 齋, not 齊 through 亝); a variant's character is read only where the form has
+    no other counterpart and the simplified script does not write it as itself (靔 of 靝: 天 is GB 2312;
+    𢪓 of 擧: 舉 is not). IRG's ``simp`` is no source of the simplified script's forms."""
+    from characters.scripts.fold_build import SIMPLIFIED_SCRIPT_SOURCES, simplified_readings
+
+    folded = {"亝": "齊", "靝": "天", "擧": "舉"}.get
+    assert simplified_readings({"齋", "亝"}, lambda c: folded(c, c)) == {"齋"}
+    assert simplified_readings({"靝"}, lambda c: folded(c, c)) == set()
+    assert simplified_readings({"擧"}, lambda c: folded(c, c)) == {"舉"}
+    assert fold_sources.in_gb2312("天") and fold_sources.in_gb2312("齐") and not fold_sources.in_gb2312("齊")
+    assert "irg" not in SIMPLIFIED_SCRIPT_SOURCES
+
+
 def test_the_policy_folds_one_character_written_differently_and_keeps_loans_apart(tmp_path, monkeypatch):
     monkeypatch.setattr(fold_policy, "exception_heads", {})   # read_exceptions records each pair's head there
     exceptions = tmp_path / "fold_exceptions.tsv"

@@ -32,6 +32,10 @@ How the classes are built (a constrained union-find, edges added tier by tier):
    kSemanticVariant, OpenCC TWVariants/JPShinjitaiCharacters. A weak edge may attach a
    lone character to a class, never merge two classes that both have several members.
 
+``simplified.tsv`` (what a simplified form stands for) is made from the simplified script's pairs
+only (``SIMPLIFIED_SCRIPT_SOURCES``: not IRG ``simp``) and reads a variant's simplified form as
+``simplified_readings`` says.
+
 A class without a protected character takes as canonical the member named most often as a
 traditional/proper form (then BMP before astral, lowest code point).
 
@@ -47,8 +51,29 @@ from pathlib import Path
 from characters.scripts.fold_classes import Classes
 from characters.scripts.fold_policy import (EXCEPTIONS_PATH, TRADITIONAL_VARIANTS_PATH, decide_noncognates,
                                             exception_heads, read_exceptions, read_own_forms)
-from characters.scripts.fold_sources import (compat_decompositions, in_big5, is_compat, nfc_equal, read_cjkvi,
-                                             read_irg, read_opencc, read_unihan)
+from characters.scripts.fold_sources import (compat_decompositions, in_big5, in_gb2312, is_compat, nfc_equal,
+                                             read_cjkvi, read_irg, read_opencc, read_unihan)
+
+
+#: The sources whose simplified/traditional pairs are the simplified script's (简化字总表 and
+#: 通用规范汉字表, with their forms by analogy): CJKVI cjkvi-simplified, Unihan kTraditionalVariant/
+#: kSimplifiedVariant, OpenCC STCharacters/TSCharacters. IRG kVariants' ``simp`` is not one of them.
+SIMPLIFIED_SCRIPT_SOURCES = frozenset({"cjkvi", "unihan", "opencc"})
+
+
+def simplified_readings(counterparts: set[str], f) -> set[str]:
+    """The characters a simplified form stands for, from its traditional ``counterparts`` (the
+    simplified script's pairs, the form itself left out) and the folding ``f`` (character ->
+    canonical): each counterpart's canonical character, except that a counterpart the folding maps
+    to another character (a variant: 靝 to 天, 亝 to 齊) gives that character only where the form
+    has no counterpart of its own that is no variant and the character is not one the simplified
+    script writes as itself (GB 2312, ``fold_sources.in_gb2312``). So 斋 (齋, and 亝 by the
+    异体字 table) stands for 齋 only; 靔, the simplified form of 靝, stands for no character, the
+    simplified script writing 天 as 天; 𢪓 (擧, folded 舉) stands for 舉 (docs/decisions/0126)."""
+    direct = {t for t in counterparts if f(t) == t}
+    if direct:
+        return direct
+    return {f(t) for t in counterparts if not in_gb2312(f(t))}
 
 
 def build(data: Path, rare_apart: frozenset = frozenset()):
@@ -120,6 +145,14 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     compat = compat_decompositions()
     compat += [(k, v[0]) for k, v in occ.get("CJK_Compatibility_Ideographs", [])
                if k != v[0] and is_compat(k) and not is_compat(v[0])]
+
+    # the simplified script's own pairs, for simplified.tsv: IRG's ``simp`` takes in any reduced form
+    # of any land and age (the Japanese 発 斉 懐 戦, the old 亝 㐮 畄) and stays evidence for the
+    # folding only (docs/decisions/0126)
+    prc_targets: dict[str, set[str]] = collections.defaultdict(set)
+    for s, t, src in simp_pairs:
+        if src in SIMPLIFIED_SCRIPT_SOURCES:
+            prc_targets[s].add(t)
 
     # cannot-link pairs
     overrides_used = set()
@@ -386,8 +419,9 @@ def build(data: Path, rare_apart: frozenset = frozenset()):
     simplified_rows = []
     # a traditional character some table also lists the other way round (後 -> 后 in CJKVI):
     # Unihan's kSimplifiedVariant says which of the two is the traditional one (unihan_simplified_of)
-    for s_ in sorted(simp_targets, key=ord):
-        readings = {f(t) for t in simp_targets[s_] if t != s_ and (s_, t) not in unihan_simplified_of}
+    for s_ in sorted(prc_targets, key=ord):
+        readings = simplified_readings(
+            {t for t in prc_targets[s_] if t != s_ and (s_, t) not in unihan_simplified_of}, f)
         own = s_ in big5 or s_ in moe_regulars or s_ in selfmapped or s_ in own_forms
         if not readings or is_compat(s_) or (own and readings == {f(s_)}):
             continue

@@ -184,6 +184,16 @@ def in_big5(ch: str) -> bool:
     return True
 
 
+def in_gb2312(ch: str) -> bool:
+    """Whether ``ch`` is in GB 2312, the PRC's standard character set of the simplified script
+    (1980): a character a simplified text writes as itself (天, 齐, 发; not 齊, 發)."""
+    try:
+        ch.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def nfc_equal(a: str, b: str) -> bool:
     """Canonically equivalent (a compatibility ideograph and its unified ideograph)."""
     return unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b)
