@@ -46,6 +46,10 @@ CHAR_ENTRY = {
                                "properties": {"reading": {"type": "string"}, "form": {"type": "string"},
                                               "source": {"type": "string", "enum": ["kMandarin", "kHanyuPinyin"]}}}},
         "searched_together": _strings("the forms search finds with it (characters.folding), itself left out"),
+        "variants_searched_together": _strings("the page's 異體: the variants search finds with it, but its "
+                                               "traditional and simplified forms, listed there only"),
+        "related": _strings("the page's 相關字: the variants search keeps apart from it (太 beside 大), but its "
+                            "traditional and simplified forms (个's 箇 is one of its traditional forms)"),
         "relations": {"type": "object", "additionalProperties": _strings("codes of the sources relating them"),
                       "description": "for each variant, the sources that relate it to the character "
                                      "(codes of characters/scripts/build_char_table.py)"},
@@ -61,7 +65,8 @@ CHAR_ENTRY = {
         "search_url": {"type": "string", "description": "a search for it (path)", "example": "/search/?q=%E8%AA%AA"},
     },
     "required": ["char", "codepoint", "name", "found", "mandarin", "other_readings", "definition", "standard",
-                 "traditional", "simplified", "variants", "see", "readings", "searched_together", "relations",
+                 "traditional", "simplified", "variants", "see", "readings", "searched_together",
+                 "variants_searched_together", "related", "relations",
                  "placeholder", "script_search", "punctuation", "url", "search_url"],
     "additionalProperties": False,
 }

@@ -127,7 +127,11 @@ class CharEntry:
         return [c for c in self.variants if c in self.searched_together and c not in scripts]
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The entry as JSON (``/chars/个/?format=json``): its fields, and the page's 異體 and 相關字
+        lists (``variants_searched_together``, ``related``), so that the reading page's look-up lists
+        a form under one heading as the page does."""
+        return {**asdict(self), "variants_searched_together": self.variants_searched_together,
+                "related": self.related}
 
 
 def _load() -> dict[str, tuple[str, ...]]:

@@ -12,7 +12,7 @@ from characters.folding import fold_char
 from characters.scripts.rare_merges import read_frequencies
 from characters.simplified import ScriptCount, count_script
 
-from .conftest import SHARED
+from .conftest import BASE_DIR, SHARED
 
 #: What the reading page's character look-up sends (static/js/reader.js).
 JSON = "application/json"
@@ -244,3 +244,31 @@ def test_a_simplified_or_traditional_form_is_no_related_character_beside_it(clie
     for ch, form in (("个", "箇"), ("沈", "沉")):
         html = client.get(f"/chars/{ch}/", {"format": "html"}).content.decode()
         assert html.count(f'href="/chars/{quote(form)}/"') == 1, ch
+
+
+def test_the_look_up_lists_a_form_under_one_heading_as_the_page_does(client, db):
+    """The reading page's look-up (static/js/reader.js) made its 異體 and 相關字 from the JSON's
+    ``variants`` itself and listed 个's 箇 under 繁體 and 相關字, 爲's 为 under 簡體 and 異體: the JSON
+    gives the page's two lists (``variants_searched_together``, ``related``), which the look-up
+    shows. 箇 is 个's 繁體: the simplified script's tables write 箇 as 个 (CJKVI cjkvi-simplified
+    「箇,cjkvi/simplified,个」, OpenCC TSCharacters), search reads 个 as 箇 in a simplified edition,
+    and only Unihan's kSemanticVariant calls them variants, which search keeps apart."""
+    def get(ch):
+        return client.get(f"/chars/{ch}/", HTTP_ACCEPT=JSON).json()
+
+    ge, wei = get("个"), get("爲")
+    assert (ge["traditional"], ge["variants"], ge["variants_searched_together"], ge["related"]) \
+        == (["个", "個", "箇"], ["箇"], [], [])
+    assert (wei["simplified"], wei["variants_searched_together"]) == (["为"], ["𢏽", "𤓸", "𤔡", "𦥮", "𨤒", "𫞟"])
+    assert (get("大")["variants_searched_together"], get("大")["related"]) == (["𠘲"], ["亣", "夨", "太"])
+    script = (BASE_DIR / "static" / "js" / "reader.js").read_text(encoding="utf-8")
+    assert "data.variants_searched_together" in script and "data.related" in script and "data.variants" not in \
+        script.replace("data.variants_searched_together", "")
+    counts = read_frequencies()
+    doubled = []
+    for ch in sorted(counts, key=lambda c: -counts[c])[:100]:
+        data = get(ch)
+        headings = data["traditional"] + data["simplified"] + data["variants_searched_together"] + data["related"]
+        if len(headings) != len(set(headings)):
+            doubled.append(ch)
+    assert doubled == []

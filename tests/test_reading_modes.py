@@ -416,6 +416,8 @@ def test_char_json_as_the_reading_docs_ask_for_it(client, db):
         "readings": [{"reading": "gè", "form": "个", "source": "kMandarin"},
                      {"reading": "gàn", "form": "个", "source": "kHanyuPinyin"}],
         "searched_together": [], "relations": {"箇": ["unihan"]}, "placeholder": "",
+        # the page's 異體 and 相關字: 箇 is listed under 繁體 only
+        "variants_searched_together": [], "related": [],
         "script_search": "簡體、繁簡混合本中「个」可代 個、箇，檢索依上下文判讀，檢 個、箇 亦得讀作該字的「个」；"
                          "繁體本中「个」是本字，檢索只得「个」，與 個、箇 分開。", "punctuation": "",
         "url": "/chars/%E4%B8%AA/", "search_url": "/search/?q=%E4%B8%AA"}

@@ -451,10 +451,10 @@
     if (data.traditional && data.traditional.length) row(w("繁體"), charButtons(data.traditional));
     if (data.simplified && data.simplified.length) row(w("簡體"), charButtons(data.simplified));
     // 異體: the forms search treats as this character; 相關字: forms the variant tables relate
-    // to it that search keeps apart (太 beside 大).
-    var together = data.searched_together || [];
-    var same = (data.variants || []).filter(function (c) { return together.indexOf(c) >= 0; });
-    var related = (data.variants || []).filter(function (c) { return together.indexOf(c) < 0; });
+    // to it that search keeps apart (太 beside 大); neither repeats a 繁體 or 簡體 (the page's
+    // lists, characters.dictionary.CharEntry: 个's 箇 is 繁體 only).
+    var same = data.variants_searched_together || [];
+    var related = data.related || [];
     if (same.length) row(w("異體"), charButtons(same));
     if (related.length) row(w("相關字"), charButtons(related));
     if (shown && shown !== data.char) row(w("顯示"), el("dd", null, w("簡體作「") + shown + "」"));
