@@ -37,6 +37,7 @@ from reader.places import edition_by_slug, edition_of_work, juan_by_slug
 from corrections.reading import OVERLAY_VALUES, reading_overlay, text_controls
 from corrections.own import mark_own, own_marks
 from reader.continued import first_piece, goes_on, mark_continued
+from reader.toc_marks import mark_chapters
 from reader.display import (CHOICES, carry_query, display_controls, display_from_request, fit_to_layers,
                             juan_layers_and_notes,
                             remember, simplify_views)
@@ -377,6 +378,7 @@ def juan_detail(request, slug, number):
     toc = [view for cv in chapters for view in cv.sections]
     set_openings([view.section for view in toc if view.page > 1])  # page 1 views: from their pieces
     mark_continued(toc)  # 湘君 then 湘君（續）: a piece cut into parts named once
+    mark_chapters(chapters)  # 〈德行第一〉1, 〈校語〉德行第一: a list of numbered 條 names their 門
     _, explicit = display_from_request(request)
     links = juan_page_links(request, juan, pages, page, explicit) if len(pages) > 1 else []
     layers = layers_of(juan)  # before the juan's citation names its people (Edition.unannotated)

@@ -65,6 +65,9 @@ class SectionView:
     #: Whether the section goes on with the piece of the section listed before it (``continued``,
     #: decision 0111): a list names it 湘君（續）.
     continued: bool = False
+    #: The chapter a list names before the section where the section's own name says nothing without it
+    #: (``reader.toc_marks``: 〈德行第一〉1, 〈校語〉德行第一); "" elsewhere.
+    chapter_mark: str = ""
 
     @property
     def paged(self) -> bool:

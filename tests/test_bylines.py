@@ -386,7 +386,7 @@ def test_a_person_who_led_others_has_his_role_and_and_others(client, db):
     assert (work["people"], work["author"]) == (people, "〔唐〕賈公彥等撰")
     api = client.get(f"/api/works/{juan.work_id}/juans/1/").json()
     assert api["work"] == {"id": juan.work_id, "title": "儀禮疏", "author": "〔唐〕賈公彥等撰", "people": people}
-    assert api["citation"] == "〔唐〕賈公彥等《儀禮疏》卷第一（四部叢刊本，Kanripo KR1d0027_001） http://testserver/works/KR1d0027/juan/1/"
+    assert api["citation"] == "〔唐〕賈公彥等《儀禮疏》卷第一〈士冠禮第一〉（四部叢刊本，Kanripo KR1d0027_001） http://testserver/works/KR1d0027/juan/1/"
     assert '<p class="writers"><span class="writers-label">著者</span><span class="writer">賈公彥等<span class="writer-facts">（唐，撰）</span></span></p>' in client.get("/works/KR1d0027/juan/1/").content.decode()
 
 

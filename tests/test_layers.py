@@ -161,11 +161,13 @@ def test_a_tiyao_is_the_editors_words():
 
 
 def test_dan_shu_paragraphs_are_subcommentary():
-    """尚書正義 (單疏本): the lemma 虞舜至舜典 and its 正義曰 paragraph."""
+    """尚書正義 (單疏本): the lemma 虞舜至舜典, alone in its column (``danshu_columns``), heads its entry,
+    the section's title; its 正義曰 paragraph, and the paragraphs going on after it, are the 疏."""
     doc = parse(JINGBU / "KR1b0003" / "KR1b0003_003.txt")
-    first = doc.sections[0].pieces[0]
+    lemma, first = doc.sections[0].paragraphs[0][0], doc.sections[0].paragraphs[1][0]
+    assert (doc.sections[0].title, lemma.kind, lemma.text) == ("虞舜至舜典", LABEL, "虞舜至舜典")
     assert (first.kind, first.layer, first.layer_name) == (TEXT, SUBCOMMENTARY, "疏")
-    assert first.text.startswith("虞舜至舜典正義曰虞舜所居側陋")
+    assert first.text.startswith("正義曰虞舜所居側陋")
     assert doc.header_lines[-2:] == ["\u3000" * 4 + "國子祭酒上護軍曲阜縣開國子(臣)孔穎達奉¶", "\u3000" * 4 + "勑撰¶"]
 
 
@@ -213,7 +215,8 @@ def test_a_book_that_quotes_the_shu_three_times_is_no_dan_shu_ben():
     doc = parse(JINGBU / "KR1d0085" / "KR1d0085_024.txt")
     assert {p.effective_layer for p in doc.all_pieces()} == {CLASSIC, COMMENTARY}
     assert edition_forms.detect_form(doc) == ""
-    text = "#+TITLE: 某禮書\n#+PROPERTY: ID KR9z0001\n甲正義曰乙¶\n丙正義曰丁¶\n戊正義曰己¶\n"
+    # (one column: each line alone, short, would open a paragraph of its own in a 單疏本, decision 0134)
+    text = "#+TITLE: 某禮書\n#+PROPERTY: ID KR9z0001\n甲正義曰乙丙正義曰丁戊正義曰己¶\n"
     assert edition_forms.detect_form(parse_mandoku(text, "KR9z0001_001.txt")) == ""
     assert edition_forms.detect_form(parse_mandoku(text.replace("某禮書", "某禮正義"), "KR9z0001_001.txt")) == "danshu"
     assert [edition_forms.DANSHU_TITLE.search(t) is not None for t in ("尚書正義", "儀禮疏", "禮記正義（殘）", "周禮注疏", "禮書")] \

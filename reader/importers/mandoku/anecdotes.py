@@ -7,11 +7,11 @@ KR3l0002) prints 「陳仲舉言為士則行為世範…」, its 劉孝標注, t
 of seven places out of twenty, and 「周子居常云…」 opens the next column; its text is never
 indented, so nothing but that short column ends a 條. A 條 is what a reader cites (世說新語
 德行 2 is 周子居's): each is a section of its own (``opens_anecdote``, read line by line in
-``line_loop``), titled by its 門's number and its own within the 門, 「1.2」, as a TLS edition's
-paragraphs are numbered (``number_anecdotes``). A 條 longer than ``structure.HARD_LIMIT`` is cut
+``line_loop``), titled by its number within the 門, 「2」, cited under the 門 as 〈德行第一〉「2」
+(``number_anecdotes``). A 條 longer than ``structure.HARD_LIMIT`` is cut
 for size as any paragraph; its later sections carry its number with 「（續）」. The 校語 a part of
 the file may hold (``header.collation_part``) is the editors' notes, not the book's 條: left as
-it is. Decision 0124. Pure: no ORM, no I/O.
+it is. Decisions 0124, 0134. Pure: no ORM, no I/O.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ ANECDOTE_CLASSES = ("KR3l",)
 GATE = re.compile(r"^(?P<name>.+?)第?(?P<number>[一二三四五六七八九十百]+)(?:\(.*\))?$")
 _DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
 #: The part of a 門 printed in two 卷 its heading's note names (賞譽第八(上) closing 卷中之上, 賞譽第八(下)
-#: opening 卷中之下, each file parsed alone): its 條 are numbered within the part, 「8上.1」, 「8下.1」.
+#: opening 卷中之下, each file parsed alone): its 條 are numbered within the part, 「上1」, 「下1」.
 PARTS = ("上", "中", "下")
 #: A later section of a 條 cut for size.
 GOES_ON = "（續）"
@@ -76,11 +76,11 @@ def gate_number(title: str) -> int:
 
 
 def number_anecdotes(doc: JuanDocument) -> int:
-    """Title each section of a 門 (a chapter whose heading ``gate_number`` reads) by the 門's number
-    and the 條's within it, in the book's order: 「1.1」 for 德行第一's first; a section that goes on
-    from the one before (a 條 cut for size, ``SectionDoc.continues_paragraph``) 「1.1（續）」; a 門 printed
-    in two parts, its heading's note 上 or 下 (``PARTS``; the note the first section holds), numbers
-    each part's own, 「8下.1」. A
+    """Title each section of a 門 (a chapter whose heading ``gate_number`` reads) by the 條's number
+    within it, in the book's order: 「1」 for 德行第一's first, cited under its 門 as a scholar cites it
+    (〈德行第一〉「1」, ctext's 德行:1; ``reader.citation``); a section that goes on from the one before (a 條
+    cut for size, ``SectionDoc.continues_paragraph``) 「1（續）」; a 門 printed in two parts, its heading's
+    note 上 or 下 (``PARTS``; the note the first section holds), numbers each part's own, 「下1」. A
     section already titled (a heading the book prints) keeps its title. Chapters without such a
     heading (the 校語 part) are left alone. In place; returns the 條 numbered."""
     numbered = 0
@@ -97,7 +97,7 @@ def number_anecdotes(doc: JuanDocument) -> int:
             if not section.continues_paragraph or not n:
                 n += 1
                 numbered += 1
-                section.title = f"{gate}{part}.{n}"
+                section.title = f"{part}{n}"
             else:
-                section.title = f"{gate}{part}.{n}{GOES_ON}"
+                section.title = f"{part}{n}{GOES_ON}"
     return numbered

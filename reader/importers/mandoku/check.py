@@ -35,8 +35,9 @@ def structure_faults(doc: JuanDocument) -> list[str]:
     for n, section in enumerate(doc.sections, 1):
         title = section.title
         first = section.paragraphs[0][0] if section.paragraphs and section.paragraphs[0] else None
+        # (a 條's number in its 門, 「1」, is no printed title: ``anecdotes.number_anecdotes``)
         if title and len(title) < 2 and section.closer is None and title not in closer_titles \
-                and (first is None or first.kind != LABEL):
+                and (first is None or first.kind != LABEL) and not title.isdigit():
             faults.append(f"section {n} (line {section.line}): title {title!r} is shorter than 2 characters")
         if title and section.closer is None and first is not None and first.kind == TEXT and first.text == title \
                 and title not in counted:

@@ -164,7 +164,7 @@ def assign_layers(doc: JuanDocument, byline: str = "") -> None:
                 if section.paragraphs:
                     last_para, last_indent = section.paragraphs[-1], previous_indent
             elif form == "danshu":
-                _danshu_section(section)
+                state = _danshu_section(section, state)
     if form == "zhushu":
         classic_boundaries(doc)
 
@@ -236,16 +236,21 @@ def _first_piece(sections, section) -> PieceDoc | None:
     return None
 
 
-def _danshu_section(section) -> None:
+def _danshu_section(section, state: str = CLASSIC) -> str:
     """單疏本: paragraphs with 正義曰/釋曰/解云, and the short lemma paragraph before one,
-    are SUBCOMMENTARY."""
+    are SUBCOMMENTARY; so is every paragraph of text after one in its chapter (``state``, returned
+    for the next section: SUBCOMMENTARY once a formula was read), for the 疏 is the whole book and
+    a column it opens anew (``danshu_columns``) goes on with the entry before; text before the
+    chapter's first formula (儀禮疏's own 序) keeps the default layer."""
     paras = section.paragraphs
     flags = [any(p.kind == TEXT and SUB_WORDS.search(p.text) for p in para) for para in paras]
     for k, para in enumerate(paras):
         size = sum(len(p.text) for p in para)
         lemma = not flags[k] and k + 1 < len(paras) and flags[k + 1] and size <= LEMMA_MAX
+        state = SUBCOMMENTARY if flags[k] else state
         for p in para:
             if p.kind == NOTE:
                 set_layer(p, SMALLPRINT, "")
-            elif (flags[k] or lemma) and p.kind in (TEXT, RECORD):
+            elif (flags[k] or lemma or state == SUBCOMMENTARY) and p.kind in (TEXT, RECORD):
                 set_layer(p, SUBCOMMENTARY, "疏")
+    return state

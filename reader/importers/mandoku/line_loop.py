@@ -24,6 +24,8 @@ from .header import (COLLECTION, FILE_PROPERTY, KAOZHENG, PROPERTY, collation_pa
 from .contents import (ENTRY, GOES_ON, LIVES, contents_lines, full_noted_title, head_notes, listed_heading,
                        listed_titles, printed_title, spaced_list)
 from .anecdotes import anecdote_book, notes_title, opens_anecdote
+from .bound_books import bound_parts
+from .danshu_columns import PIAN_TITLE, danshu_text, opens_column, pian_title, short_column
 from .lines import (
     BLANK, IDEO_SPACE, PB_ONLY, PILCROW, FixedBuilder, PieceBuilder, add_layout, column_width, flush_after, full_width,
     block_width, hanging_indent, heads_over_a_piece, heads_over_text, layout_only, print_width, split_indent, stacked_heads, TITLE_ALONE,
@@ -172,6 +174,10 @@ class LineLoop:
         ended = False                    # the previous line went on under an indented line and ended short
         by_layout = book_title(self.doc) in INDENT_LAYERS or book_title(self.doc) in MARKED_BLOCKS
         anecdotes = not self.header.tls and anecdote_book(self.doc.kanripo_id)  # 世說新語: a 條 opens a column
+        # a 單疏本 (儀禮疏): a paragraph or a 篇 opens a column (``danshu_columns``)
+        danshu = not self.header.tls and danshu_text("\n".join(lines[start:end]), self.header.work)
+        # (not in another book bound into its files: 胡安國's 春秋傳 in 春秋正義's, ``bound_books``)
+        bound = [(a, b) for a, b, _ in bound_parts(lines, self.header.work)] if danshu else []
         before = ""                      # the previous content line, as the file writes it
         # in a part of editors' collation notes (卷一考證): entries with a hanging indent
         kaozheng = self.header.prop("JUAN").strip().endswith(KAOZHENG)
@@ -470,13 +476,18 @@ class LineLoop:
             reign = not (heading or entry or numbered or notes or self.header.tls or indent != 1
                          or (cont and cont[0] == "open")) and bool(REIGN_HEADING.match(stripped)) \
                 and (at_printed_head(units) or para_break or prev_width < full)
-            if not heading and not entry and not numbered and (at_start or lone or sequel or yi_pian or reign) \
+            # a 單疏本's 篇 title opening a column before its 疏 (儀禮疏 ``士冠禮第一　鄭目録云…``)
+            in_book = danshu and not any(a <= i < b for a, b in bound)
+            pian = in_book and not (heading or entry or numbered or notes) and bool(pian_title(
+                stripped, indent, at_start or short_column(prev_columns, full)))
+            if not heading and not entry and not numbered and (at_start or lone or sequel or yi_pian or reign or pian) \
                     and not self.header.tls and indent <= 4 and not notes:
                 m = NUMBERED_CHAPTER.match(stripped) or (GROUPED_CHAPTER.match(stripped) if lone else None) \
                     or (READINGS_ZHANG.match(stripped) if zhang else None) \
                     or (ZHANGJU_CHAPTER.match(stripped) if at_printed_head(units) else None) \
                     or (YI_PIAN.match(stripped) if yi_pian else None) \
                     or (REIGN_HEADING.match(stripped) if reign else None)  # 梁惠王章句上(…), 繫辭上疏(…), 桓公音義(…)
+                m = m or (PIAN_TITLE.match(stripped) if pian else None)
                 # (the juan's list says it is a 篇: a note after its group is the heading's, 管子
                 # ``輕重丁第八十三　管子輕重十六(右菁茅謀/右石璧謀)``, the sections it holds)
                 m = m if m is None or in_list or noted_rest(stripped[len(m["title"]):]) else None
@@ -707,9 +718,13 @@ class LineLoop:
             anecdote = (anecdotes and not notes and not para_break and not goes_on and label is None and not entry
                         and not after_entry and bool(prev_width) and bool(cont) and cont[0] in ("text", "note")
                         and opens_anecdote(stripped, indent, prev_columns, full, self.header.work))
+            # a paragraph of a 單疏本 opens a column under one that ended short (``danshu_columns.opens_column``)
+            column = (in_book and not para_break and not goes_on and label is None and not entry and not after_entry
+                      and bool(prev_width) and bool(cont) and cont[0] in ("text", "note")
+                      and opens_column(stripped, indent, prev_columns, full, self.header.work))
             new_para = para_break or label_closed or label is not None or bool(number) or entry_start or ended or (
                 not self.header.tls and level != prev_indent and not wrapped) or bool(entry) or after_entry or stacked \
-                or anecdote or bool(notes_head)
+                or anecdote or bool(notes_head) or column
             cont_arg = None
             forced = False
             if goes_on:
