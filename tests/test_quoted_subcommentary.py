@@ -53,9 +53,10 @@ def test_a_note_that_opens_with_the_shus_formula_is_the_shu(tmp_path):
         chars[(p.kind, p.layer or "")] += len(p.text)
     # with the small print the transcription left unbracketed (``unbracketed_notes``): 631 characters of 疏 runs,
     # 49 of 今按, and 4,104 of the notes the 疏 runs go on into; and the ends of notes run on from the line before
-    # (``run_on_notes``, decision 0122): 494 characters of 注, 25 of 疏
-    assert chars == Counter({(NOTE, COMMENTARY): 20024, (TEXT, "classic"): 11390, (NOTE, SUBCOMMENTARY): 14828,
-                             (TEXT, SUBCOMMENTARY): 656, (TEXT, COMMENTARY): 543,
+    # (``run_on_notes``, decision 0122): 494 characters of 注, 25 of 疏; and the starts of notes left unbracketed
+    # after the classic on its line (decision 0132): 48 runs' tails, 353 characters of 注
+    assert chars == Counter({(NOTE, COMMENTARY): 20024, (TEXT, "classic"): 11390 - 353, (NOTE, SUBCOMMENTARY): 14828,
+                             (TEXT, SUBCOMMENTARY): 656, (TEXT, COMMENTARY): 543 + 353,
                              (LABEL, SUBCOMMENTARY): 11, (LABEL, "classic"): 1})
     assert sum(1 for p in pieces if p.kind == LABEL and p.layer == SUBCOMMENTARY) == 11
     assert detect_form(parsed(JINGBU / "KR1d0085" / "KR1d0085_021.txt")) == ""

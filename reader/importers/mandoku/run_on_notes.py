@@ -27,11 +27,20 @@ classic as notes, docs/reading.md), but the classic the book prints around the r
   or a 疏曰 run, are passed over).
 - A run opening with 右 stays: the compiler's closer of a section (``右孤子冠``), which the transcription
   leaves unindented, is followed by the classic's next words too.
+- **A run's tail** (decision 0132): a run of the classic followed on its line by a note may end with that
+  note's first words left unbracketed, its readings or 鄭注's first words (``筵北面答拜媵以證反散思旦反注及下同(媵送
+  也…``, ``公曰命某為賓某大夫也(疏曰…``). Where the run opens with the reference's next words after the
+  place (its first ``HEAD_MIN``, within ``JUMP`` either way), its head is as far as the reference's words
+  go on (``_common``: a character written otherwise passed over where the next agrees, ``荅拜`` for 答拜,
+  ``席端`` for 序端; one the edition lacks or adds where the next two agree), and the rest, ``TAIL_MIN``
+  characters or more, is cut off as the note's when it lies on the run's last line, does not open with 右,
+  is printed nowhere in the reference (``_held``) and the next run of the classic the reference holds near
+  the place opens with the reference's next words after the head or is the compiler's closer
+  (``_next_goes_on``: the passage ends with the head).
 
-Where the place is unknown or a test fails, the book's order stands (the run stays the classic), and so
-it does where the reference holds the run's head: only whole runs are decided. The run takes the layer,
-name and commentator of the note it runs on from, basis ``REFERENCE``; its text and layout are kept (the
-juan writes back byte for byte).
+Where the place is unknown or a test fails, the book's order stands (the run stays the classic). A whole
+run takes the layer, name and commentator of the note it runs on from, a run's tail those of the note after
+it, basis ``REFERENCE``; the text and layout are kept (the juan writes back byte for byte).
 
 The reference is the work's shipped classic (``classics.classic_book``), read in the text ``TEXTS``
 names where the 注疏 step's is the edition the layer check measures the book against: 儀禮 in
@@ -46,8 +55,9 @@ from __future__ import annotations
 import re
 
 from ..document import CLASSIC, NOTE, REFERENCE, TEXT, JuanDocument, PieceDoc
-from .boundaries import match_letters
+from .boundaries import is_text, match_form, match_letters
 from .classics import classic_book, classic_reference
+from .piece_splits import split_piece
 from .profiles import Profile
 
 #: The fewest characters of a run of the classic that place it in the reference.
@@ -59,8 +69,12 @@ REACH = 3000
 #: How far from the place the classic's next words may start, either way (words the editions print
 #: otherwise, or a place found by a run's head that took a note's first word as the classic's next).
 JUMP = 2
-#: The fewest characters a run must hold to be read as the reference's next words.
+#: The fewest characters a run must hold to be read as the reference's next words, and the fewest of a
+#: note's start a run's tail must hold to be cut off as the note's.
 TAIL_MIN = 2
+#: The fewest of the classic's words a run must open with for its tail to be cut off as a note's start
+#: (``訝聽之`` before 鄭注's 受其言入告出報也).
+HEAD_MIN = 3
 #: A run whose first this many characters the reference prints anywhere (or them written otherwise by
 #: one character) is the classic's text, never a note's end (a passage the compiler moves).
 HELD = 6
@@ -101,9 +115,70 @@ def run_on_notes(doc: JuanDocument, profile: Profile) -> int:
         if found is not None:
             place = found
     for p, note in decisions:
-        p.layer, p.layer_name, p.commentator, p.layer_basis = (note.effective_layer, note.layer_name,
-                                                               note.commentator, REFERENCE)
-    return len(decisions)
+        _take_layer(p, note)
+    return len(decisions) + _split_runs(doc, ref)
+
+
+def _take_layer(p: PieceDoc, note: PieceDoc) -> None:
+    """Give ``p`` the layer, name and commentator of ``note``, basis ``REFERENCE``; in place."""
+    p.layer, p.layer_name, p.commentator, p.layer_basis = (note.effective_layer, note.layer_name,
+                                                           note.commentator, REFERENCE)
+
+
+def _split_runs(doc: JuanDocument, ref: str) -> int:
+    """Cut each run of ``doc``'s classic that opens with the classic and ends with the start of the note
+    after it (module docstring, *A run's tail*) where the classic's words end; the tail takes that note's
+    layer, name and commentator, basis ``REFERENCE``; in place. Returns how many runs it cut."""
+    flat_ids = [(para, k) for section in doc.sections for para in section.paragraphs for k in range(len(para))]
+    place: int | None = None
+    cuts: list[tuple[list[PieceDoc], PieceDoc, int, PieceDoc]] = []
+    for n, (para, k) in enumerate(flat_ids):
+        p = para[k]
+        if not _classic(p):
+            continue
+        folded = match_form(p.text)
+        keep = [i for i, ch in enumerate(folded) if is_text(ch)]
+        text = "".join(folded[i] for i in keep)
+        if place is not None and k + 1 < len(para) and para[k + 1].kind == NOTE and len(p.text) not in _breaks(p):
+            starts = [j for j in range(-JUMP, JUMP + 1) if place + j >= 0 and ref.startswith(text[:HEAD_MIN], place + j)]
+            (head, size), j = max(((_common(text, ref, place + j), j) for j in starts), default=((0, 0), 0))
+            at = place + j + size
+            tail = text[head:]
+            if (head >= HEAD_MIN and len(tail) >= TAIL_MIN and not p.text[keep[head]:].startswith(CLOSER)
+                    and all(offset <= keep[head] for offset in _breaks(p))
+                    and not _held(tail, ref) and _next_goes_on(flat_ids, n, ref, at, closer=True)):
+                cuts.append((para, p, keep[head], para[k + 1]))
+                place = at
+                continue
+        found = _place(text, ref, place)
+        if found is not None:
+            place = found
+    for para, p, cut, note in cuts:
+        k = next(k for k, q in enumerate(para) if q is p)
+        head, tail = split_piece(p, [cut])
+        _take_layer(tail, note)
+        para[k:k + 1] = [head, tail]
+    return len(cuts)
+
+
+def _common(text: str, ref: str, at: int) -> tuple[int, int]:
+    """How many characters of ``text`` from its start are the reference's words from ``at``, and how many
+    of the reference's they stand for: a character written otherwise is passed over where the next one
+    agrees (``荅拜`` for 答拜, ``席端`` for 序端), one the edition lacks or adds where the next two agree
+    (``主人拜司正`` for 主人再拜司正)."""
+    n = m = 0
+    while n < len(text) and at + m < len(ref):
+        if text[n] == ref[at + m]:
+            n, m = n + 1, m + 1
+        elif n + 1 < len(text) and text[n + 1] == ref[at + m + 1:at + m + 2]:  # written otherwise
+            n, m = n + 2, m + 2
+        elif text[n:n + 2] == ref[at + m + 1:at + m + 3] and n + 2 <= len(text):  # one the edition lacks
+            n, m = n + 2, m + 3
+        elif n + 3 <= len(text) and text[n + 1:n + 3] == ref[at + m:at + m + 2]:  # one the edition adds
+            n, m = n + 3, m + 2
+        else:
+            break
+    return n, m
 
 
 def _classic(p: PieceDoc) -> bool:
@@ -169,15 +244,19 @@ def _at(head: str, ref: str, place: int) -> bool:
     return any(ref.startswith(head, place + j) for j in range(-JUMP, JUMP + 1))
 
 
-def _next_goes_on(flat_ids: list[tuple[list[PieceDoc], int]], n: int, ref: str, place: int) -> bool:
+def _next_goes_on(flat_ids: list[tuple[list[PieceDoc], int]], n: int, ref: str, place: int,
+                  closer: bool = False) -> bool:
     """Whether the next run of the classic after ``flat_ids[n]`` that the reference holds near ``place``
     (its first ``ANCHOR`` characters within ``REACH``) opens with the reference's next words after
     ``place`` (``TAIL_MIN`` of them or more). Runs it does not hold there (more unbracketed small print, a
-    疏曰 run) are passed over unless they open so."""
+    疏曰 run) are passed over unless they open so. With ``closer``, a next run of the classic opening with
+    ``CLOSER`` (the compiler's closer of the passage, ``右設正饌``) counts as going on: the passage ends there."""
     for para, k in flat_ids[n + 1:]:
         p = para[k]
         if not _classic(p):
             continue
+        if closer and p.text.startswith(CLOSER):
+            return True
         text = match_letters(p.text)
         if any(_at(text[:size], ref, place) for size in range(min(len(text), ANCHOR), TAIL_MIN - 1, -1)):
             return True
