@@ -43,7 +43,7 @@ from reader.display import (CHOICES, carry_query, display_controls, display_from
                             remember, simplify_views)
 from reader.reading import chapter_views, read_consistently, show_layers
 from reader.stamp import corpus_version
-from reader.templatetags.pieces import INFERRED
+from reader.templatetags.pieces import inferred_grounds
 from search.backends import IndexUnavailable, SearchError, SearchQuery, get_search_backend
 from search.query import QueryError, parse_query
 from search.service import run_search
@@ -304,9 +304,8 @@ def _reading(request, template, juan, chapters, context, layers=None):
                 view.next_page = view.page_links[view.page] if view.page < view.page_count else None
     if display.simplified:
         simplify_views(chapters)
-    # the key to the inferred-layer dot, on a page that shows one (reader.templatetags.pieces.INFERRED)
-    inferred = {p.layer_basis for cv in chapters for view in cv.sections for p in view.pieces()
-                if p.kind == "text" and getattr(p, "layer_basis", "") in INFERRED}
+    # the key to the inferred-layer dot, on a page that shows one (reader.templatetags.pieces.inferred_grounds)
+    inferred = inferred_grounds((p for cv in chapters for view in cv.sections for p in view.pieces()), display)
     previous_juan, next_juan = _neighbours(juan)
     juan.work.know_editions(editions)
     if callable(context.get("other_pages")):
@@ -317,7 +316,7 @@ def _reading(request, template, juan, chapters, context, layers=None):
         # 層次核對 where the library holds another edition of the classic this one comments on
         "layer_references": references_of(juan.edition, juan.work) if template == "reader/juan.html" else [],
         "text_lang": display.text_lang(juan.edition.script),
-        "inferred_bases": sorted(inferred), "display": display, "controls": display_controls(request, display, explicit, present,
+        "inferred_grounds": inferred, "display": display, "controls": display_controls(request, display, explicit, present,
                                                          keep=kept_parameters(request, page=True),
                                                          notes=notes),
         "text_controls": text_controls(request, explicit, page_number(request) or 1),

@@ -4,12 +4,15 @@ label (``/works/KR1a0007/juan/卷一/``), an unknown title's 404 names the works
 file of the parts of one juan is named by their range in every book (``reader.juan_labels.short_label``),
 and the inferred-layer dot has a visible key on the page that shows it."""
 import re
+from types import SimpleNamespace
 
 import pytest
 
+from reader.display import Display
 from reader.importers.loader import import_file
 from reader.juan_labels import short_label
 from reader.places import close_titles
+from reader.templatetags.pieces import inferred_grounds
 from search.hints import suggestions
 
 from .conftest import SHARED
@@ -96,8 +99,14 @@ def test_the_inferred_dot_has_a_key_on_the_page_that_shows_it(client, seed_juan)
     page = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/1/").content.decode()
     assert page.count('data-basis="layout"') == 5 and page.count('inferred"') == 6  # 5 runs and the key's sample
     key = re.search(r'<p class="inferred-key" id="inferred-key">.*?</p>', page).group()
-    assert re.sub(r"<[^>]+>", "", key) == "經字前淡點：此段屬何層（經、注、提要等）及其起訖，由本站據疏之標目、版式推定，非底本所標（滑鼠停留可見其據）。"
+    # the runs are a 提要's, told from the layout alone, as their hover says (此處提要起訖據版式推定): no 疏 to go by
+    assert re.sub(r"<[^>]+>", "", key) == "經字前淡點：此段屬何層（經、注、提要等）及其起訖，由本站據版式推定，非底本所標（滑鼠停留可見其據）。"
+    assert page.count('title="此處提要起訖據版式推定"') == 5
     assert 'inferred-key' not in client.get("/works/禮書綱目/juan/10/").content.decode()
+    # 白文 and 經 hide the 提要, and its dots with it: no key to a dot the page does not show
+    for hiding in ("notes=hidden", "layers=classic"):
+        hidden = client.get(f"/works/{juan.edition.slug}/juan/{juan.number}/1/?{hiding}", follow=True).content.decode()
+        assert (hidden.count('data-basis="layout"'), hidden.count("inferred-key")) == (0, 0), hiding
 
 
 @pytest.mark.django_db
@@ -132,3 +141,19 @@ def test_a_label_of_a_juan_the_file_prints_after_another_lands_where_it_begins(e
     monkeypatch.setattr(paging, "JUAN_PAGE_SECTIONS", down - 1)
     assert client.get(base + "卷下之上/", {"mode": "notes"})["Location"] == f"{base}2/?mode=notes&page=2#s{down}"
     assert f'id="s{down}"' in client.get(f"{base}2/", {"page": 2}).content.decode()
+
+
+def test_the_inferred_dot_key_names_the_grounds_of_the_runs_shown():
+    """The key says what the runs the page shows went by, as their hover texts do: 疏之標目、版式 for a
+    classic's start told from the layout, 版式 alone for another layer's (a 提要 has no 疏), 他本 for a
+    reference text; nothing where the display hides every inferred run (白文 hides a 提要, not the classic)."""
+    def run(layer, basis):
+        return SimpleNamespace(kind="text", layer=layer, layer_basis=basis)
+
+    shown, plain = Display(), Display(notes="hidden")
+    assert inferred_grounds([run("editorial", "layout")], shown) == "版式"
+    assert inferred_grounds([run("editorial", "layout"), run("classic", "layout")], shown) == "疏之標目、版式"
+    assert inferred_grounds([run("classic", "reference"), run("editorial", "layout")], shown) == "他本或版式"
+    assert inferred_grounds([run("editorial", "layout"), run("classic", "marked")], plain) == ""
+    assert inferred_grounds([run("classic", "reference")], plain) == "他本"
+    assert inferred_grounds([SimpleNamespace(kind="note", layer="commentary", layer_basis="layout")], shown) == ""

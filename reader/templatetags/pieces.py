@@ -128,6 +128,31 @@ def inferred_title(piece) -> str:
     return INFERRED_OTHER[piece.layer_basis].format(layer=piece.layer_label)
 
 
+def inferred_shown(piece, display: Display) -> bool:
+    """Whether ``piece`` is a text run whose layer the importer inferred (``layer_basis`` in
+    ``INFERRED``) that ``display`` shows with its dot (``render_piece``): a run of the classic
+    always, one of another layer (a 提要) where that layer is shown and notes are not hidden."""
+    if piece.kind != "text" or getattr(piece, "layer_basis", "") not in INFERRED:
+        return False
+    layer = piece_layer(piece)
+    return layer == "classic" or (layer in display.shown_layers and display.notes_mode != "hidden")
+
+
+def inferred_grounds(pieces, display: Display) -> str:
+    """What the key to the inferred-layer dot says the site went by for the runs of ``pieces``
+    ``display`` shows (``inferred_shown``), as their hover texts say it (``inferred_title``):
+    他本 (a reference text), 疏之標目、版式 (the classic's start, from the 疏's lemma or the layout),
+    版式 (another layer's, from the layout alone), joined by 或; ``""`` when none is shown
+    (白文 or 經 hides the 提要 of 儀禮釋宮增注, the one inferred run of its first section)."""
+    bases = {(p.layer_basis, piece_layer(p) == "classic") for p in pieces if inferred_shown(p, display)}
+    words = ["他本"] if any(basis == "reference" for basis, _ in bases) else []
+    if ("layout", True) in bases:
+        words.append("疏之標目、版式")
+    elif ("layout", False) in bases:
+        words.append("版式")
+    return "或".join(words)
+
+
 def render_byline_piece(piece, section, display: Display) -> str:
     """A piece of the section's byline (``reader.people.byline_pieces``: the author's line under
     an anthology piece's title, 文選 ``班孟堅``; a commentator's name printed as its note,
