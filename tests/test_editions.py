@@ -538,3 +538,18 @@ def test_import_refuses_a_header_name_with_controls(empty_db, tmp_path, header, 
     assert str(refused.value) == "1 of 1 files rejected; nothing was stored from them"
     assert err.getvalue() == "rejected " + str(path) + message + "\n"
     assert (Work.objects.count(), Juan.objects.count()) == (0, 0)
+
+
+def test_import_refuses_an_author_with_controls(empty_db, tmp_path):
+    """A byline whose name holds a zero-width space (婺源江\u200b永撰) gave the work an author shown as 江永
+    in the catalogue and every citation, and one that is not 江永: refused at the character, as a
+    title is, and nothing stored."""
+    path = tmp_path / "author.txt"
+    path.write_text("測試書卷三 婺源江\u200b永撰\n射禮 嘉禮一\n射人戒【戒告也】宰戒\n右戒射\n測試書卷三", encoding="utf-8")
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_texts", str(path), stdout=open(os.devnull, "w"), stderr=err)
+    assert err.getvalue() == (f"rejected {path}:1:10: the author '江\\u200b永' holds U+200B ZERO WIDTH SPACE, which a "
+                              "name does not need and which would change how it shows; write it without that character "
+                              "and import the file again\n")
+    assert (Work.objects.count(), Juan.objects.count()) == (0, 0)

@@ -292,11 +292,11 @@ def _check_work_key(doc: JuanDocument, text: str, path: Path) -> None:
 
 
 def _check_names(doc: JuanDocument, text: str, path: Path) -> None:
-    """Refuse a file whose work title, other titles or edition name (as its header, title line or
-    folder's ``Readme.org`` give them) hold a control or format character (``names.catalogue_name_problem``):
+    """Refuse a file whose work title, other titles, edition name or author (as its header, title line,
+    byline or folder's ``Readme.org`` give them) hold a control or format character (``names.catalogue_name_problem``):
     ``TextFormatError`` at that character's first place in the file or its ``Readme.org``, or at
     1:1 of the file when the name came from elsewhere (the file's name)."""
-    names = [("work title", doc.work_title), ("edition name", doc.edition)]
+    names = [("work title", doc.work_title), ("edition name", doc.edition), ("author", doc.author)]
     names += [("title", title) for title in doc.other_titles]
     for what, name in names:
         index = unshowable_index(name or "")
