@@ -22,6 +22,9 @@ BOOKS = SHARED / "corpus" / "kanripo-commentary"
 JIJIE = BOOKS / "KR2a0002" / "KR2a0002_002.txt"
 HANSHU = BOOKS / "KR2a0007" / "KR2a0007_001.txt"
 WENXUAN = BOOKS / "KR4h0002" / "KR4h0002_007.txt"
+#: 文選註 卷七's notes by writer (parse dump, decision 0133)
+SEVENTH = {"李善": 281, "郭璞": 106, "服虔": 23, "晉灼": 13, "應劭": 11, "張晏": 11, "韋昭": 7, "李奇": 6, "如淳": 5,
+           "孟康": 4, "蘇林": 2, "鄧展": 1, "張揖": 1}
 
 
 def test_jijie_names_each_quoted_commentator_and_pei_yins_own_words():
@@ -59,40 +62,33 @@ def test_a_collection_is_its_books_collector_and_the_men_its_formulas_quote():
     jijie, hanshu = collection("史記集解"), collection("前漢書")
     assert jijie.collector == "裴駰" and {"徐廣", "孔安國", "鄭玄", "臣瓚"} <= jijie.quoted and "裴駰" not in jijie.quoted
     assert hanshu.collector == "顏師古" and {"應劭", "如淳", "郭璞"} <= hanshu.quoted and "顏師古" not in hanshu.quoted
-    # 李善 quotes the glosses of earlier men by name (郭璞曰, 張揖曰) as well as books (爾雅曰)
-    wenxuan = collection("文選注")
-    assert wenxuan.collector == "李善" and {"郭璞", "張揖", "司馬彪", "薛綜", "高誘"} <= wenxuan.quoted
-    assert "李善" not in wenxuan.quoted and len(wenxuan.quoted) == 50  # 包氏 is 包咸
+    # 李善 quotes books and the notes on them (爾雅曰 … 郭璞曰) inside his own notes: no collection (decision 0133)
+    assert collection("文選注") is None
     # a commentator who quotes books and men inside his own notes collects nobody's glosses
     assert (collection("後漢書"), collection("三國志"), collection("史記索隱")) == (None,) * 3
 
 
-def test_wenxuan_li_shans_quoted_glosses_are_their_mens_parts_and_his_citations_his():
-    """文選註 (李善, KR4h0002) 卷一: a man's gloss 李善 quotes (郭璞曰) is that man's part; it ends where
-    李善 cites a book again (説文曰), as his book citations before it (爾雅曰) are his; his own reading
-    after a quoted gloss (補洛切) stays in it; the note on the byline 班孟堅, its rest hung a column deeper, is
-    one (``mandoku.hung_notes``; in 卷七 those on 揚子雲 and 潘安仁 too). 卷七 (甘泉賦 …, 子虛賦 signed 「郭璞注」): every
-    part by man."""
+def test_wenxuan_a_man_li_shan_quotes_is_his_citation_and_the_old_notes_he_keeps_their_mens():
+    """文選註 (李善, KR4h0002; decision 0133) 卷一, which keeps no old commentary: a man 李善 quotes by name
+    and 曰, the note on the book he has just cited (周禮曰 … 鄭玄曰, 爾雅曰 … 郭璞曰, 韓詩 … 薛君曰), is his
+    citation, one note, his. 卷七 (甘泉賦, 子虛賦 signed 「郭璞注」 …): the old notes he keeps are their
+    writers', 郭璞's on 子虛賦 (the men he quotes in them his), and on 甘泉賦, whose old notes (漢書's) are
+    unsigned and whose notes open his additions with 善曰, each man's name and 曰 before 善曰 opens his
+    part; after 善曰 the note is 李善's to its end."""
     got = notes(parse("kanripo-commentary/KR4h0002/KR4h0002_001.txt"))
-    assert [(c, t) for c, _, _, t in got[95:97]] == [
-        ("李善", "言雕刻玊礩以居楹柱也爾雅曰玉謂之雕"), ("郭璞", "郭璞曰治玉名也")]
-    assert [(c, t) for c, _, _, t in got[182:184]] == [
-        ("郭璞", "郭璞曰脚似狗也"), ("李善", "説文曰狼似犬鋭頭白頬淮南子曰猨狖顛蹷而失木鄭𤣥毛詩箋曰懾懼也章涉切")]
-    assert (got[186][0], got[186][3]) == ("郭璞", "郭璞曰空手執曰搏補洛切")
-    assert {layer for _, layer, _, _ in got} == {COMMENTARY}
-    assert Counter(c for c, *_ in got) == Counter({
-        "李善": 283, "鄭玄": 12, "郭璞": 11, "毛萇": 9, "高誘": 8, "如淳": 7, "荀悅": 6, "應劭": 6, "薛漢": 6, "韋昭": 6,
-        "孔安國": 5, "張晏": 4, "宋均": 2, "王逸": 2, "杜預": 2, "李奇": 2, "馬融": 1, "文穎": 1, "賈逵": 1, "徐廣": 1,
-        "宋衷": 1, "鄭眾": 1, "司馬彪": 1, "服虔": 1, "臣瓚": 1, "劉熙": 1})
+    assert {c for c, *_ in got} == {"李善"} and {layer for _, layer, _, _ in got} == {COMMENTARY}
+    said = {t for *_, t in got}
+    assert {"公羊傳曰京師者天子之居也京者何大也師者何衆也天子之居必以衆大之辭言也説文曰城池無水曰隍周禮曰囿遊之獸鄭𤣥曰囿今之苑",
+            "言雕刻玊礩以居楹柱也爾雅曰玉謂之雕郭璞曰治玉名也廣雅曰磌礩也&KR1456;與磌古字通並徒年切説文曰楹柱也上林賦曰華欀璧璫韋昭曰裁金為璧以當欀頭",
+            } <= said
+    assert any("薛君曰奚斯魯公子也" in t for t in said)
     seventh = notes(parse("kanripo-commentary/KR4h0002/KR4h0002_007.txt"))
-    assert Counter(c for c, *_ in seventh) == Counter({
-        "李善": 304, "郭璞": 52, "張揖": 50, "服虔": 30, "晉灼": 21, "應劭": 18, "韋昭": 17, "鄭玄": 15, "司馬彪": 14,
-        "張晏": 13, "李奇": 8, "如淳": 8, "文穎": 7, "孟康": 6, "蘇林": 6, "毛萇": 6, "鄭眾": 2, "杜預": 2, "馬融": 2,
-        "許慎": 1, "王逸": 1, "鄧展": 1, "杜子春": 1, "宋均": 1, "高誘": 1, "賈逵": 1})
-    # 張揖's name in either form the book prints (張揖曰, 張楫曰)
-    zhang = [t for c, _, _, t in seventh if c == "張揖"]
-    assert {"張揖曰阿細繒也緆細布也揄曳也", "張楫曰揚舉也析羽為旌建於船上也"} <= set(zhang)
-    assert (sum(t.startswith("張楫曰") for t in zhang), len(zhang)) == (43, 50)
+    assert Counter(c for c, *_ in seventh) == Counter(SEVENTH)
+    # 甘泉賦: 韋昭's old note, then 李善's after 善曰 (his 毛萇詩傳曰 his)
+    assert [(c, t) for c, _, _, t in seventh if t.startswith(("韋昭曰碩大也", "善曰言焱熛"))] == [
+        ("韋昭", "韋昭曰碩大也"), ("李善", "善曰言焱熛熾盛感動神物也字林曰焱火光也說文曰熛火飛也毛萇詩傳曰訛動也熛必遙切")]
+    # 子虛賦 「郭璞注」: 張揖's name in either form the book prints (張揖曰, 張楫曰) opens no part of his
+    assert any(c == "郭璞" and t.startswith("張楫曰") for c, _, _, t in seventh)
 
 
 def written(juan, char: str, *people) -> int:
@@ -172,11 +168,11 @@ def test_the_collector_finds_his_whole_layer_and_a_quoted_man_his_parts(seed_jua
 
 
 @pytest.mark.slow
-def test_search_finds_li_shans_whole_commentary_and_each_quoted_mans_glosses(seed_juan, search_backend, client):
-    """文選註 卷七: ``commentator=李善`` keeps his whole 注 (the men he quotes and 郭璞's 注 on 子虛賦, which
-    he keeps under its signature, included); ``commentator=郭璞`` / ``張揖`` keep their parts; the author
-    facet counts each quoted part under the man and under 李善, the dynasty facet under the man's own (郭璞 晉,
-    張揖 魏, as the library dates them; decision 0086), 李善's parts under his 唐."""
+def test_search_finds_li_shans_notes_and_each_old_note_he_keeps_by_its_man(seed_juan, search_backend, client):
+    """文選註 卷七 (decision 0133): ``commentator=李善`` keeps his own notes, the men he quotes in them
+    included, and not the old notes he keeps (郭璞's 注 on 子虛賦, the 漢書 notes on 甘泉賦: 服虔, 晉灼 …);
+    ``commentator=郭璞`` / ``服虔`` keep theirs. 文選註 is no collection: the author facet counts a part under
+    its writer alone, the dynasty facet under his (李善 唐)."""
     juan = import_file(WENXUAN).juan
     index_all(search_backend)
     facets._tables.clear()
@@ -184,24 +180,24 @@ def test_search_finds_li_shans_whole_commentary_and_each_quoted_mans_glosses(see
     search = lambda **more: client.get("/api/search/", {**params, **more}).json()  # noqa: E731
     body = search()
     layer = sum(p.text.count("曰") for p in Piece.objects.filter(section__juan=juan, layer=COMMENTARY))
-    guo, zhang, li = written(juan, "曰", "郭璞"), written(juan, "曰", "張揖"), written(juan, "曰", "李善")
+    guo, fu, li = written(juan, "曰", "郭璞"), written(juan, "曰", "服虔"), written(juan, "曰", "李善")
     # 曰 in the notes: 935 (a plain count of the stored pieces), 17 elsewhere
-    assert (body["count"], layer, guo, zhang, li) == (952, 935, 53, 53, 634)
+    assert (body["count"], layer, guo, fu, li) == (952, 935, 149, 25, 694)
     authors = {row["value"]: row["count"] for row in body["facets"]["author"]}
     dynasties = {row["value"]: row["count"] for row in body["facets"]["dynasty"]}
-    assert (authors["李善"], authors["郭璞"], authors["張揖"], dynasties["唐"]) == (layer, guo, zhang, li)
-    for name, count in (("李善", layer), ("郭璞", guo), ("張揖", zhang)):
+    assert (authors["李善"], authors["郭璞"], authors["服虔"], dynasties["唐"]) == (li, guo, fu, li)
+    for name, count in (("李善", li), ("郭璞", guo), ("服虔", fu)):
         assert search(commentator=name)["count"] == count, name
         assert search(author=name)["count"] == count, name
     assert search(dynasty="唐")["count"] == li
-    assert search(author="張揖", dynasty="魏")["count"] == zhang
-    assert search(author="張揖", dynasty="唐")["count"] == 0
+    assert search(author="服虔", dynasty="唐")["count"] == 0
 
 
 @pytest.mark.slow
 def test_the_old_commentary_li_shan_keeps_is_found_by_its_writer_in_its_juan(seed_juan, search_backend, client):
     """文選註 卷二 (西京賦, signed 「張平子」 / 「薛綜注」): the notes with no 善曰 are 薛綜's, found by
-    ``commentator=薛綜&juan=卷二`` (the first, 凴依託也…, on 有憑虚公子者), the parts after 善曰 李善's; and
+    ``commentator=薛綜&juan=卷二`` (the first, 凴依託也…, on 有憑虚公子者), the parts after 善曰 李善's, found
+    by ``commentator=李善``; and
     卷四 (signed 「劉淵林注」) is 劉逵's (``quoted_names.SIGNED_NAMES``), as 六臣註文選's 劉曰 names him."""
     second = import_file(BOOKS / "KR4h0002" / "KR4h0002_002.txt").juan
     fourth = import_file(BOOKS / "KR4h0002" / "KR4h0002_004.txt").juan
@@ -209,11 +205,10 @@ def test_the_old_commentary_li_shan_keeps_is_found_by_its_writer_in_its_juan(see
     facets._tables.clear()
     search = lambda **params: client.get("/api/search/", {"exact": "1", "page_size": "1", **params}).json()  # noqa: E731
     xue, li = written(second, "也", "薛綜"), written(second, "也", "李善")
-    assert (xue, li) == (476, 266)
+    assert (xue, li) == (479, 313)
     assert search(q="也", commentator="薛綜", juan="卷二")["count"] == xue
-    # 李善's collection holds them: commentator=李善 keeps the whole 注 of the juan (0058)
-    layer = sum(p.text.count("也") for p in Piece.objects.filter(section__juan=second, layer=COMMENTARY))
-    assert search(q="也", commentator="李善", juan="卷二")["count"] == layer
+    # 薛綜's notes are not 李善's: commentator=李善 keeps his own parts alone (decision 0133)
+    assert search(q="也", commentator="李善", juan="卷二")["count"] == li
     first = search(q="凴依託也", commentator="薛綜", juan="卷二")
     assert first["count"] == 1 and first["results"][0]["commentator"] == "薛綜"
     liu = written(fourth, "也", "劉逵")

@@ -897,11 +897,11 @@ def test_hits_follow_the_catalogue_not_the_titles(two_classes, sort):
 
 def test_a_pieces_main_text_is_its_authors_never_a_quoted_part(own_backend, seed_juan):
     """An anthology's piece is its author's (decision 0097: the passage's writer field names him for its
-    main text), also where the collection's commentator quotes the same man by name (文選註 卷五十八:
-    蔡伯喈's 郭有道碑文, while 李善's notes quote 蔡邕曰, a quoted man's part, decision 0058): the quoted-part
-    test (``WrittenBy.quoted``) asks only of notes, so an author filter naming the collector (李善, every
-    quoted part ``collected``) keeps 蔡邕's quoted notes and not his piece's main text, and one naming 蔡邕
-    keeps both."""
+    main text), also where a collection names the same man among the men it quotes (文選註 卷五十八:
+    蔡伯喈's 郭有道碑文, read with 蔡邕, 鄭玄 and 顔延年 given as quoted men of the book, as a collection's
+    are, decision 0058; 文選註's own notes are 李善's whole, decision 0133): the quoted-part test
+    (``WrittenBy.quoted``) asks only of notes, so an author filter naming the collector (李善, every quoted
+    part ``collected``) keeps his notes and not 蔡邕's piece's main text, and one naming 蔡邕 keeps it."""
     from collections import Counter
 
     from reader.importers.loader import import_file
@@ -919,9 +919,9 @@ def test_a_pieces_main_text_is_its_authors_never_a_quoted_part(own_backend, seed
     plain = Counter()
     for d in documents:
         plain[(d.work_id, d.layer in MAIN_LAYERS, d.commentator)] += d.text.count("之")
-    # 蔡伯喈's two 碑文 and 顔延年's piece (李善 quotes 顔延年曰 too); 李善's notes and the 鄭玄 he quotes
+    # 蔡伯喈's two 碑文 and 顔延年's piece; 李善's notes, the 鄭玄 he quotes in them his (decision 0133)
     assert (plain[(wenxuan, True, "蔡邕")], plain[(wenxuan, True, "顔延年")], plain[(wenxuan, False, "蔡邕")]) == (27, 3, 0)
-    assert (plain[(wenxuan, False, "李善")], plain[(wenxuan, False, "鄭玄")]) == (280, 11)
+    assert (plain[(wenxuan, False, "李善")], plain[(wenxuan, False, "鄭玄")]) == (298, 0)
     quoted = tuple(sorted((wenxuan, who) for who in ("蔡邕", "鄭玄", "顔延年")))
     # the one test every engine and the facets ask (search.documents.quoted_part): a note naming him, not the main text
     assert [quoted_part(layer, (wenxuan, "蔡邕"), quoted) for layer in ("classic", "record", "title", "commentary",
@@ -934,8 +934,8 @@ def test_a_pieces_main_text_is_its_authors_never_a_quoted_part(own_backend, seed
         assert got.count == want == sum(got.layer_counts()[1]), (names, collected)
     by_li_shan = own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy(("李善",), quoted=quoted,
                                                                                     collected=quoted)))
-    assert {(h.layer, h.commentator) for h in by_li_shan.hits} == {("commentary", "李善"), ("commentary", "鄭玄")}
-    assert by_li_shan.count == 291
+    assert {(h.layer, h.commentator) for h in by_li_shan.hits} == {("commentary", "李善")}
+    assert by_li_shan.count == 298
     assert own_backend.search(SearchQuery("之", exact=True, written_by=WrittenBy(
         ("蔡邕",), quoted=quoted, collected=((wenxuan, "蔡邕"),)))).count == 27
 

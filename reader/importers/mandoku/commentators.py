@@ -102,7 +102,6 @@ from .piece_splits import split_piece
 from .layer_writers import name_layer_writers
 from .poem_prefaces import on_preface
 from .quoted_subcommentary import quoted_subcommentary
-from .glossed_phrases import own_gloss_at
 from .run_on_notes import run_on_notes
 from .unbracketed_notes import unbracketed_notes
 from .indented import commentary_name, indent_layers
@@ -144,18 +143,19 @@ def _small_print(piece: PieceDoc) -> bool:
     return bool(piece.layout) and piece.layout[0][0] == 0 and piece.layout[0][1].endswith("(")
 
 
-def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | None, main: str = "",
-               printed: str = "") -> list[Voice | None]:
+def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | None) -> list[Voice | None]:
     """The voice of each character of ``text`` (a note in reading order); ``starts`` are the
     offsets where a printed column starts. A formula is found in any variant form of its characters,
     the note and the formulas read folded (``characters.folding.fold``, one code point for one): 六臣註文選
     prints 呂延濟's 濟曰 as 済曰 15 times, 前漢書 蘇林曰 as 蘓林曰, 晉灼曰 as 晋灼曰, 毛詩 箋云 as 䇳云.
-    In a collection whose collector glosses his main text phrase by phrase (``Profile.glosses``: 文選注), a
-    quoted man's part also ends where the note quotes again a phrase of ``main`` (the main text the note
-    is attached to and the run before it) with a glossing word (``glossed_phrases.own_gloss_at``);
-    ``printed`` is the note's text before ``text`` (a note run on from the printed line before)."""
+    After the profile's ``Profile.seal`` (文選注's 善曰 in a piece whose old commentary names its men) no
+    formula opens another part: the rest of the note is the commentator's own, the men he quotes included;
+    before it, his citation (``Profile.citation``) ends a man's part and returns the note to him."""
     out: list[Voice | None] = []
     voice = default
+    sealed = False
+    # a man of the old notes is speaking (``Profile.kept``, read only where ``Profile.seal`` is set)
+    quoting = bool(profile.seal) and profile.citation is not None and voice is not None and voice != profile.default
     formulas = sorted(profile.formulas, key=len, reverse=True)
     # a formula is found in any variant form of its characters (済曰 is 濟曰: ``characters.folding``),
     # so the note and the formulas are read folded, one code point for one, offsets unchanged
@@ -164,15 +164,6 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
     for f in formulas:
         by_first.setdefault(fold(f[0]), []).append((fold(f), f))
     appended = readings_start(text, tuple(formulas)) if profile.appended and profile.readings else None
-    # where the collector cites books too (``Profile.citation``: 文選注), his citation ends a quoted
-    # man's part: ``outer`` is the voice it returns to, ``quoting`` whether a quoted man's part is open
-    outer = profile.default
-    quoting = voice is not None and voice != profile.default and voice.commentator in profile.quoted
-    said = 0  # where the quoted man's words begin, after his formula
-    # whether the collector quoted a book (曰) before the quoted man's formula, so the man glosses that book
-    # and not the main text (``glossed_phrases``); ``cited`` is the collector's quotation since the last part
-    glossing_book = cited = "曰" in printed
-    lemmas = (fold(printed) + read, fold(main)) if profile.glosses else ("", "")  # read folded, as formulas are
     k = 0
     n = len(text)
     while k < n:
@@ -193,7 +184,7 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
         elif (profile.editors and (voice is None or voice.layer != EDITORIAL)
               and (editor := next((e for e in profile.editors if text.startswith(e + "曰", k)), None))):
             voice = Voice(editor, EDITORIAL, "按")  # 劉攽曰 with no circle (``circled_editors``)
-        else:
+        elif not sealed:
             opened = False
             for folded, f in by_first.get(read[k], ()):
                 if read.startswith(folded, k):
@@ -206,19 +197,11 @@ def _voices_of(text: str, starts: set[int], profile: Profile, default: Voice | N
                                    or (profile.sayings and "曰" in text[max(0, k - 3):k])):
                         break  # (``Profile.sayings``: 殷曰璉周曰簠簋 goes on with a list of sayings)
                     if voice is None or voice.layer != EDITORIAL or k in starts:
-                        voice, opened = profile.formulas[f], True
-                        quoting, said = voice.commentator in profile.quoted, k + len(f)
-                        glossing_book, cited = quoting and cited, False
-                        if not quoting:
-                            outer = voice
+                        voice, sealed, opened = profile.formulas[f], f == profile.seal, True
+                        quoting = bool(profile.seal) and profile.citation is not None and voice != profile.default
                     break
-            if quoting and not opened and profile.citation is not None and profile.citation.match(text, k):
-                voice, quoting = outer, False
-            elif quoting and not opened and profile.glosses and k > said \
-                    and own_gloss_at(lemmas[0], len(printed) + k, lemmas[1], profile.glosses, glossing_book):
-                voice, quoting = outer, False  # the collector's own gloss of the next phrase (0112)
-            elif not quoting and ch == "曰":
-                cited = True
+            if quoting and not opened and profile.citation.match(text, k):
+                voice, quoting = profile.default, False  # the commentator cites a book again
         out.append(voice)
         k += 1
     return out
@@ -234,15 +217,14 @@ def split_note(piece: PieceDoc, profile: Profile, before: Voice | None = None,
     return _split(piece, profile, before, reversed_columns)[0]
 
 
-def _split(piece: PieceDoc, profile: Profile, before: Voice | None, reversed_columns: bool, main: str = "",
-           printed: str = "") -> tuple[list[PieceDoc], Voice | None]:
-    """``split_note``, and the voice the note ends in, in reading order; ``main`` and ``printed`` as
-    ``_voices_of`` reads them."""
+def _split(piece: PieceDoc, profile: Profile, before: Voice | None,
+           reversed_columns: bool) -> tuple[list[PieceDoc], Voice | None]:
+    """``split_note``, and the voice the note ends in, in reading order."""
     order, _ = reading_order(piece, reversed_columns)
     reading = "".join(piece.text[i] for i in order)
     pos = {offset: k for k, offset in enumerate(order)}
     starts = {0} | {pos[a] for line in columns(piece) for a, _ in line if a in pos}
-    voices_read = _voices_of(reading, starts, profile, before or opening_voice(reading, profile), main, printed)
+    voices_read = _voices_of(reading, starts, profile, before or opening_voice(reading, profile))
     voices: list[Voice | None] = [None] * len(piece.text)
     for k, offset in enumerate(order):
         voices[offset] = voices_read[k]
@@ -319,10 +301,11 @@ def assign_commentators(doc: JuanDocument, profile: Profile, indented: bool = Fa
                 profile = section_profile(book, section.bylines)
             if profile.default or profile.formulas:
                 list_notes(section)
-            carry, titles = None, bool(profile.preface_book) and si == 0 and chapter.heading is not None
+            voiced = kept_commentary(profile, section)  # 文選注's 上林賦: the men of the old notes 李善 keeps
+            carry, titles = None, bool(voiced.preface_book) and si == 0 and chapter.heading is not None
             for k, para in enumerate(section.paragraphs):
-                section.paragraphs[k], carry, titles = _notes(para, profile, carry, flip, titles)
-            section.records = _notes(section.records, profile, None, flip)[0]
+                section.paragraphs[k], carry, titles = _notes(para, voiced, carry, flip, titles)
+            section.records = _notes(section.records, voiced, None, flip)[0]
     profile = book
     if unbracketed_notes(doc, profile):  # 儀禮經傳通解's small print left unbracketed: 疏曰…¶(…), 今按…¶(…)
         run_on_notes(doc, profile)  # …and in such a juan a note's end run on to the next line, by the classic
@@ -365,6 +348,31 @@ def section_profile(profile: Profile, bylines: list[dict[str, str]]) -> Profile:
         own = profile.default
         return replace(profile, default=voice, formulas={**profile.formulas, own.commentator[-1] + "曰": own})
     return profile
+
+
+def kept_commentary(profile: Profile, section) -> Profile:
+    """``profile`` as ``section`` reads it where the book's one commentator keeps an old commentary that
+    names its men and signs no writer (``Profile.kept``: 文選注). How 李善 makes his 注: he keeps the
+    old notes of a piece and marks his own additions 善曰 (卷二 under 「薛綜注」: 「舊注是者因而留之…其有
+    乖繆臣乃具釋並稱臣善以別之」). Where the piece is signed (「薛綜注」: ``section_profile``) the old notes
+    are its writer's; where it is not, the notes 李善 keeps on the pieces 漢書 and 史記 print (司馬相如's
+    上林賦, 揚雄's 甘泉賦, 班固's 答賓戲, 上書諫獵 …) are those books' commentators', each opened by his
+    name and 曰 (張揖曰, 郭璞曰, 晉灼曰, 項岱曰). So in a section with a note opening with 善曰, or opening
+    with such a name and 曰 and holding 善曰 after it (詠懷詩 「顔延年曰…善曰…」; a 善曰 inside a quotation,
+    「慎無為善曰不為善…」, marks nothing), and no byline's commentator, each such name
+    and 曰 opens its man's part before 善曰, ended by the next, by 善曰 or by a book 李善 cites
+    (``Profile.citation``), and 善曰 opens 李善's own part, where the men he quotes stay his
+    (``Profile.seal``). ``profile`` unchanged elsewhere: there a name and 曰 is 李善's citation
+    (docs/decisions/0133)."""
+    own = profile.default
+    if not profile.kept or profile.formulas or own is None:
+        return profile
+    mark = own.commentator[-1] + "曰"
+    men = tuple(fold(f) for f in profile.kept)
+    notes = [p.text for p in section.pieces + section.records if p.kind in (NOTE, RECORD_NOTE)]
+    if not any(t.startswith(mark) or (mark in t and fold(t).startswith(men)) for t in notes):
+        return profile
+    return replace(profile, formulas={**profile.kept, mark: own}, seal=mark)
 
 
 #: The longest text a juan prints as a commentator's signature alone (``王逸註``, ``劉淵林註``).
@@ -467,11 +475,8 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: Voice | None, flip: 
     voice the last note ended in while only notes follow it (text between clears it: None).
     ``titles``: true while the notes are on a chapter's heading and the titles under it
     (labels), before any text of the classic (the first text of the classic ends it): in 毛詩
-    they are 陸德明's readings (``Profile.preface_book``; module docstring). A note is read with the main
-    text it is attached to and the run of main text before that (``_voices_of``'s ``main``), and with the
-    text of the note before it on the same words (``printed``: a note run on over printed lines)."""
+    they are 陸德明's readings (``Profile.preface_book``; module docstring)."""
     out: list[PieceDoc] = []
-    runs, printed, after_note = ["", ""], "", False  # the main text's run before the last, the last
     for p in pieces:
         if p.kind in (NOTE, RECORD_NOTE) and out and out[-1].kind == TEXT and cross_reference(out[-1].text):
             out.append(p)  # 重言(…), 重意(…): the editors' cross-reference
@@ -484,13 +489,9 @@ def _notes(pieces: list[PieceDoc], profile: Profile, carry: Voice | None, flip: 
                 before = voiced.preface
             if titles and voiced.readings:  # 毛詩: a 篇 heading's note, the 大題's
                 before = voiced.readings
-            parts, carry = _split(p, voiced, before, flip, runs[0] + "\n" + runs[1], printed)
+            parts, carry = _split(p, voiced, before, flip)
             out.extend(parts)
-            printed, after_note = printed + p.text, True
         else:
-            if p.kind == TEXT and p.text.strip("\u3000"):  # main text: a new run after a note
-                runs, printed = ([runs[1], p.text], "") if after_note else ([runs[0], runs[1] + p.text], printed)
-                after_note = False
             # (in a book of the author's own notes, 前漢書, spaces alone between two notes part no note: 「(…輕
             # &KR0034;也㐮邑自出文繡非)　(綃今之/三服也)」 goes on in 顏師古's voice, not the author's)
             if p.text and (p.text.strip("\u3000") or profile.author_notes is None):

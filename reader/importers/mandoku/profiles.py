@@ -14,7 +14,6 @@ from typing import NamedTuple
 from characters.folding import fold
 from characters.simplified import TRADITIONAL, count_script, detect_script, reads_as, simplified_spellings
 
-from ...quoted_names import WENXUAN_NAMES
 from ..document import COMMENTARY, EDITORIAL, READINGS, SUBCOMMENTARY, JuanDocument
 from .appended import (
     COMMENTARY_ROLES, FORMULAS, READINGS_ROLES, SUBCOMMENTARY_ROLES, book_people, catalogue_people, compiler_notes,
@@ -23,9 +22,7 @@ from .edition_forms import subcommentary_title
 from .header import TITLE_VARIANTS
 from .poem_prefaces import preface_book
 from .undecided import reference_for
-from .voices import (
-    HANSHU, JIJIE, JIUJIA, LIUCHEN, LUNYU_JIJIE, OWN_NOTE, WENXUAN, WENXUAN_CITATION, WENXUAN_GLOSSES, Voice,
-)
+from .voices import HANSHU, JIJIE, JIUJIA, LIUCHEN, LUNYU_JIJIE, OWN_NOTE, WENXUAN, WENXUAN_CITATION, Voice
 
 
 @dataclass(frozen=True)
@@ -62,17 +59,6 @@ class Profile:
     #: earlier commentators' glosses his formulas open (前漢書 顏師古's 注: 應劭曰 …; 史記集解
     #: 裴駰: 徐廣曰 …; 論語注疏's 注, ``COLLECTED_NOTES``), and is the writer of the whole layer (``collection``).
     collects: bool = False
-    #: A collection whose collector also cites books in the same notes (文選注: 李善): the pattern of a
-    #: citation of his (``voices.WENXUAN_CITATION``: 爾雅曰, 又曰, 杜預左氏傳注曰), which ends the part of a
-    #: quoted man (one of ``quoted``) before it and returns the note to the voice that man's formula
-    #: interrupted (``commentators._voices_of``); None where a quoted man's part runs to the next formula.
-    citation: re.Pattern | None = None
-    quoted: frozenset[str] = frozenset()
-    #: A collection whose collector glosses his main text phrase by phrase, each gloss opening with the
-    #: phrase quoted again (文選注: 「三成帝畿謂周秦漢也」): the words that may follow such a lemma
-    #: (``voices.WENXUAN_GLOSSES``); a quoted man's part ends where one opens (``glossed_phrases.own_gloss_at``,
-    #: docs/decisions/0112). "" where no such lemma ends a part.
-    glosses: str = ""
     #: In a book of remarks (``circle == "remark"``), the editors a juan's circles name (``○劉攽曰``,
     #: ``○宋祁曰``), set per juan (``commentators.circled_editors``): such a name and 曰 opens his
     #: remark with no circle too, for the commentator (唐) cannot quote the 宋 editors of his book.
@@ -87,12 +73,23 @@ class Profile:
     #: None where the collector's own words open with no formula (史記集解's 裴駰, 文選注's 李善, 何晏).
     #: ``author_notes.opening_voice`` reads it, with the rule's exclusions.
     author_notes: Voice | None = None
+    #: A book of one commentator who keeps old commentaries and marks his own additions with his
+    #: formula (文選注: 李善, 善曰): the formulas of the men an old commentary he keeps unsigned names
+    #: (``voices.WENXUAN``), read only in a piece whose notes hold his formula
+    #: (``commentators.kept_commentary``, docs/decisions/0133); elsewhere a name and 曰 is his citation.
+    kept: dict[str, Voice] = field(default_factory=dict)
+    #: The formula after which no formula opens another part of the note (文選注's 善曰 where
+    #: ``kept`` is read): the commentator's own part, the men he quotes in it included.
+    seal: str = ""
+    #: Where ``kept`` is read, the pattern of the commentator's own citation (``voices.WENXUAN_CITATION``:
+    #: 爾雅曰, 又曰, 杜預左氏傳注曰), which ends the part of a man of the old notes before it and returns the
+    #: note to the commentator (``commentators._voices_of``); None where a man's part runs to the next formula.
+    citation: re.Pattern | None = None
 
 
 PROFILES: tuple[Profile, ...] = (
     Profile(("六臣注文選",), None, LIUCHEN, reversed_columns=True),
-    Profile(("文選注",), Voice("李善", COMMENTARY, "注"), WENXUAN, collects=True, citation=WENXUAN_CITATION,
-            quoted=frozenset(WENXUAN_NAMES.values()), glosses=WENXUAN_GLOSSES),
+    Profile(("文選注",), Voice("李善", COMMENTARY, "注"), kept=WENXUAN, citation=WENXUAN_CITATION),
     Profile(("楚辭", "楚辭補注", "楚詞補注"), Voice("王逸", COMMENTARY, "章句"),
             {"補曰": Voice("洪興祖", COMMENTARY, "補注"), "𥙷曰": Voice("洪興祖", COMMENTARY, "補注")}),
     Profile(("史記集解",), Voice("裴駰", COMMENTARY, "集解"), JIJIE, collects=True),

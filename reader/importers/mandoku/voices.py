@@ -60,13 +60,13 @@ LUNYU_JIJIE.update({man + "曰": Voice(man, COMMENTARY, "集解") for man in LUN
 LUNYU_JIJIE.update({form + "氏曰": Voice(jijie_man(form + "氏"), COMMENTARY, "集解") for man in LUNYU_JIJIE_MEN
                     for form in (man[0], *(v for v, s in JIJIE_SURNAME_FORMS.items() if s == man[0]))})
 
-#: 文選註: each glossator 李善 quotes by name (``reader.quoted_names.WENXUAN_NAMES``) opens his part so.
+#: 文選註: each man the old notes 李善 keeps unsigned name (``reader.quoted_names.WENXUAN_NAMES``: 張揖, 郭璞,
+#: 晉灼 on 上林賦) opens his part so, before 李善's 善曰 (``profiles.Profile.kept``, docs/decisions/0133).
 WENXUAN = {name + "曰": Voice(who) for name, who in WENXUAN_NAMES.items()}
-WENXUAN["善曰"] = Voice("李善")
 #: The books 李善 cites by title and 曰 most often in 文選注 (every title cited at a quotation's start
 #: at least eight times): such a citation, like 又曰 (the book cited last, again) and a man cited by
-#: his book (杜預左氏傳注曰, 郭璞山海經注曰: ``WENXUAN_CITATION``), is his and ends the quoted man's
-#: part before it (「爾雅曰…郭璞曰治玉名也説文曰…」: 郭璞's part is 「郭璞曰治玉名也」).
+#: his book (杜預左氏傳注曰, 郭璞山海經注曰: ``WENXUAN_CITATION``), is his and ends the part of a man
+#: of the old notes before it (``Profile.citation``, read where ``Profile.kept`` is: 「應劭曰…杜預左氏傳注曰掩匿也」).
 WENXUAN_BOOKS = (
     "毛詩 漢書 楚辭 楚詞 説文 說文 尚書 爾雅 廣雅 周易 左氏傳 左傳 禮記 淮南子 史記 莊子 荘子 毛萇詩傳 周禮 魏志 論語 方言 孟子 "
     "老子 范曄後漢書 謝承後漢書 續漢書 後漢書 蒼頡篇 西京賦 東京賦 西都賦 東都賦 南都賦 魏都賦 毛詩序 字林 古詩 吕氏春秋 "
@@ -101,10 +101,6 @@ WENXUAN_CITATION = re.compile(
     "又曰|(?:" + "|".join(sorted(WENXUAN_BOOKS, key=len, reverse=True)) + ")曰|(?:"
     + "|".join(sorted(WENXUAN_NAMES, key=len, reverse=True)) + ")[^曰]{0,7}?(?:" + BOOK_ENDS + ")曰"
     + "|(?<=也)[^曰也]{0,7}?(?:" + TITLE_ENDS + ")曰|" + SPEAKER_CITATION + "|" + SAME_WORD)
-
-#: The words 李善 glosses a phrase of the 文選 piece with after quoting it again (三成帝畿謂…, X者, X言, X猶):
-#: ``profiles.Profile.glosses``, ``glossed_phrases.own_gloss_at``.
-WENXUAN_GLOSSES = "謂者言猶"
 
 #: 九家集注杜詩 (郭知達 編): the notes of the nine 宋 commentators on 杜甫 in one note, the
 #: first part with no name (the old notes, 舊注, most of them 王洙's), each later part led by its
