@@ -387,7 +387,7 @@ class PersonReadSerializer(serializers.Serializer):
 
 
 class BehindEditionSerializer(serializers.Serializer):
-    """An edition named by ``not_yet_indexed``."""
+    """An edition a search answer names as not yet wholly indexed (its not_yet_indexed part)."""
 
     id = serializers.IntegerField()
     slug = serializers.CharField()

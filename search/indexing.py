@@ -136,7 +136,7 @@ def _all_behind(backend) -> dict[int, Behind] | None:
     if version is not None and kept is not None and kept[0] == key:
         return kept[1]
     try:
-        held = backend.indexed_juans()
+        held = backend.answering_juans()  # what searches answer from now (a hand-over's generation before)
     except (IndexBusyError, OSError):
         return None
     stored = database_juans()

@@ -158,7 +158,7 @@ def test_each_chapter_of_a_file_of_several_printed_juans_knows_its_own():
 
 @pytest.mark.django_db
 def test_a_section_is_cited_under_the_printed_juan_it_falls_in(tmp_path, client):
-    """/works/KR3l0002/juan/2/149/ (容止第十四's first 條, 14.1) is cited under 卷下之上, the 卷 it is
+    """/works/KR3l0002/juan/2/149/ (容止第十四's first 條, 「1」 in its 門) is cited under 卷下之上, the 卷 it is
     printed in, not the file's 「卷中之上・卷下之上・卷下之下」; its URL keeps the file's number. The whole
     juan's citation names each printed 卷 before its chapters."""
     (second,) = imported(tmp_path, SHISHUO, "KR3l0002_002.txt")
@@ -167,7 +167,7 @@ def test_a_section_is_cited_under_the_printed_juan_it_falls_in(tmp_path, client)
     assert [c.printed_juan for c in chapters].count("卷下之上") == 11
     section = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=149)
     assert citation_text(section) == (
-        "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷下之上〈容止第十四〉「14.1」"
+        "〔南朝宋〕劉義慶　〔梁〕劉孝標注《世説新語》卷下之上〈容止第十四〉「1」"
         "（四部叢刊本，葉 2-1a）")
     last = Section.objects.select_related("juan__work", "juan__edition", "chapter").get(juan=second, position=148)
     assert citation_text(last).split("》")[1].startswith("卷中之上〈賞譽第八〉")

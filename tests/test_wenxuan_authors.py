@@ -144,11 +144,11 @@ def test_the_old_commentary_in_the_api_the_tei_and_the_facets(seed_juan, search_
 def test_cao_dagu_quoted_inside_shan_yue_is_li_shans():
     """卷十四 幽通賦: neither book signs 曹大家 (班昭) as the piece's commentator (its byline is 班孟堅 alone);
     六臣註文選 prints her glosses after 善曰, inside 李善's part (「善曰曹大家曰系連也…」), so they stay his, as a
-    man 疏 quotes stays the 疏's; 文選註, where 李善's note quotes her with no 善曰 before, gives her the part
-    (decision 0058). docs/decisions/0069."""
+    man 疏 quotes stays the 疏's; in 文選註 a man 李善 quotes by name and 曰 is his citation too, where no 善曰
+    stands before it (decision 0133). docs/decisions/0069."""
     six = parse("KR4h0003/KR4h0003_014")
     said = [p.commentator for p in six.all_pieces() if p.kind == NOTE and "曹大家曰" in p.text]
     assert (len(said), set(said)) == (51, {"李善"})
     assert [b["name"] for s in six.sections if s.title == "幽通賦" for b in s.bylines] == ["班孟堅"]
     li = parse("KR4h0002/KR4h0002_014")
-    assert {p.commentator for p in li.all_pieces() if p.kind == NOTE and "曹大家曰" in p.text} == {"班昭"}
+    assert {p.commentator for p in li.all_pieces() if p.kind == NOTE and "曹大家曰" in p.text} == {"李善"}

@@ -517,6 +517,12 @@ class BaseSearchBackend:
         (passages of a juan superseded by a newer version of its work and number left out)."""
         raise NotImplementedError
 
+    def answering_juans(self) -> dict[int, tuple[int, int, int]]:
+        """``indexed_juans`` of the index searches answer from now (``version``): a backend that
+        hands a new generation over in the background (the positional index) answers from the one
+        before while the new one warms, and reading the new one here would load it at once."""
+        return self.indexed_juans()
+
     def search(self, query: SearchQuery) -> SearchResults:
         """Every hit of ``query`` (see ``search.matching.match_passage``) in the query's
         sort order. Raises ``SearchError``."""

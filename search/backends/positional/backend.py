@@ -373,6 +373,10 @@ class PositionalIndexBackend(GenerationStore, BaseSearchBackend):
         corpus = self._corpus(now=True)
         return {j: tuple(corpus.juans[j]) for j in corpus.live_juans}
 
+    def answering_juans(self) -> dict[int, tuple[int, int, int]]:
+        corpus = self._corpus()  # the generation answering, never the one warming loaded now
+        return {j: tuple(corpus.juans[j]) for j in corpus.live_juans}
+
     def passages_by_juan(self) -> dict[int, set[tuple[str, str]]]:
         out: dict[int, set[tuple[str, str]]] = {}
         corpus = self._corpus(now=True)
