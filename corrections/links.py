@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
 from .hosts import shown_url
-from .unseen import described, named, unseen_at
+from characters.unseen import described, named, unseen_at
 from .usernames import letter_scripts
 
 #: At most this many links per annotation, each at most ``MAX_LINK`` characters.

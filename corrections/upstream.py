@@ -21,7 +21,7 @@ from reader.models import Edition, Piece
 
 from .models import LAYER, TEXT
 from .overlay import JuanOverlay, juan_overlay
-from .unseen import LINE_BREAKS
+from characters.unseen import LINE_BREAKS
 
 
 def corrected_document(juan, overlay=None, kinds=(TEXT, LAYER)):

@@ -23,7 +23,7 @@ from functools import lru_cache
 from confusable_homoglyphs.confusables import confusables_data
 from django.core.exceptions import ValidationError
 
-from .unseen import IGNORABLE
+from characters.unseen import IGNORABLE
 
 #: The scripts whose letters are confusable with one another (UTS #39's confusables are mostly these).
 CONFUSABLE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")

@@ -36,7 +36,7 @@ from .pieces import juan_pieces, juan_texts
 from .positions import count
 from .readback import misread
 from .roles import can_propose, is_editor
-from .unseen import HIDING, IGNORABLE, LINE_BREAKS, described, is_noncharacter, named, not_text_at, unseen_at
+from characters.unseen import HIDING, IGNORABLE, LINE_BREAKS, described, is_noncharacter, named, not_text_at, unseen_at
 
 #: The kinds that change no text: a new text or note is not theirs (a layer correction changes
 #: the layer of its span, of the whole piece or of part of it; a structure correction the piece's).

@@ -12,10 +12,7 @@ refused instead, since it has no stored form to keep apart from how it is shown.
 """
 from __future__ import annotations
 
-import unicodedata
-
-#: The Unicode general categories a catalogue name may not hold.
-UNSHOWABLE = ("Cc", "Cf")
+from characters.unseen import named, unseen_at
 
 
 def catalogue_name_problem(name: str) -> str | None:
@@ -27,11 +24,10 @@ def catalogue_name_problem(name: str) -> str | None:
     index = unshowable_index(name)
     if index is None:
         return None
-    ch = name[index]
-    return (f"{name!r} holds U+{ord(ch):04X} {unicodedata.name(ch, 'a control character')}, which a name "
-            f"does not need and which would change how it shows")
+    return f"{name!r} holds {named(name[index])}, which a name does not need and which would change how it shows"
 
 
 def unshowable_index(name: str) -> int | None:
-    """The index (code points) of ``name``'s first character of category Cc or Cf, or None."""
-    return next((i for i, ch in enumerate(name) if unicodedata.category(ch) in UNSHOWABLE), None)
+    """The index (code points) of ``name``'s first character of category Cc or Cf, or None
+    (``characters.unseen.unseen_at``, the rule corrections and annotations are held to)."""
+    return unseen_at(name)
